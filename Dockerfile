@@ -1,0 +1,66 @@
+# bestmove: a stateless HTTP service that returns the best move in tic-tac-toe
+# or in a JSON game tree.
+#
+#   docker build -t bestmove:0.1.0 .
+#   docker run --rm -p 8080:8080 bestmove:0.1.0
+#
+# Two stages: a Rust toolchain compiles a release binary, and a slim Debian
+# image (same glibc as the builder) runs it as an unprivileged user.
+
+# ---- build ------------------------------------------------------------------
+FROM rust:1.95-slim-bookworm AS builder
+WORKDIR /build
+
+# Dependencies first, in their own layer: this is only rebuilt when Cargo.toml
+# or Cargo.lock change, not on every source edit. Cargo needs every target the
+# manifest declares to exist, so the lib, the binary and the `search` bench
+# get empty stand-ins.
+COPY Cargo.toml Cargo.lock ./
+RUN mkdir -p src benches \
+ && echo 'fn main() {}' > src/main.rs \
+ && : > src/lib.rs \
+ && echo 'fn main() {}' > benches/search.rs \
+ && cargo build --release --locked --bin bestmove \
+ && rm -f target/release/bestmove target/release/deps/bestmove-* \
+          target/release/deps/libbestmove-*
+
+# The real sources. COPY keeps the files' original timestamps, which may be
+# older than the stand-ins built above: touch them so Cargo rebuilds the crate.
+COPY src ./src
+RUN find src -type f -exec touch {} + \
+ && cargo build --release --locked --bin bestmove \
+ && install -D -m 0755 target/release/bestmove /out/bestmove
+
+# ---- run --------------------------------------------------------------------
+FROM debian:bookworm-slim
+
+LABEL org.opencontainers.image.title="bestmove" \
+      org.opencontainers.image.description="Best move in tic-tac-toe or any JSON game tree (minimax and alpha-beta)" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="MIT"
+
+# A fixed, numeric uid/gid so Kubernetes can check runAsNonRoot and match
+# runAsUser: 10001 in deploy/kubernetes/deployment.yaml.
+RUN groupadd --system --gid 10001 bestmove \
+ && useradd --system --uid 10001 --gid 10001 --no-create-home \
+            --home-dir /nonexistent --shell /usr/sbin/nologin bestmove
+
+COPY --from=builder /out/bestmove /usr/local/bin/bestmove
+
+# Listen on every interface inside the container (the binary's own default is
+# loopback only), log one JSON object per line for log collectors.
+ENV HOST=0.0.0.0 \
+    PORT=8080 \
+    LOG_FORMAT=json
+
+USER 10001:10001
+EXPOSE 8080
+
+# `bestmove healthcheck` GETs http://127.0.0.1:$PORT/healthz and exits 0 on
+# 200, so the image needs neither curl nor a shell for its health check.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["/usr/local/bin/bestmove", "healthcheck"]
+
+# The server drains in-flight requests and exits 0 on SIGTERM.
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/bestmove"]
