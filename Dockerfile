@@ -24,8 +24,10 @@ RUN mkdir -p src benches \
  && rm -f target/release/bestmove target/release/deps/bestmove-* \
           target/release/deps/libbestmove-*
 
-# The real sources. COPY keeps the files' original timestamps, which may be
+# The real sources, and the OpenAPI spec that the binary embeds and serves at
+# GET /openapi.yaml. COPY keeps the files' original timestamps, which may be
 # older than the stand-ins built above: touch them so Cargo rebuilds the crate.
+COPY openapi.yaml ./
 COPY src ./src
 RUN find src -type f -exec touch {} + \
  && cargo build --release --locked --bin bestmove \
@@ -41,8 +43,8 @@ LABEL org.opencontainers.image.title="bestmove" \
 
 # A fixed, numeric uid/gid so Kubernetes can check runAsNonRoot and match
 # runAsUser: 10001 in deploy/kubernetes/deployment.yaml.
-RUN groupadd --system --gid 10001 bestmove \
- && useradd --system --uid 10001 --gid 10001 --no-create-home \
+RUN groupadd --gid 10001 bestmove \
+ && useradd --no-log-init --uid 10001 --gid 10001 --no-create-home \
             --home-dir /nonexistent --shell /usr/sbin/nologin bestmove
 
 COPY --from=builder /out/bestmove /usr/local/bin/bestmove
