@@ -1,0 +1,610 @@
+//! Generic game trees written in JSON, and the [`TreeGame`] the search plays
+//! through them.
+//!
+//! A node is an integer (a leaf), a non-empty array of nodes, or an object
+//! `{"name": ..., "value": ..., "children": [...]}` in which `name` is
+//! optional and `value` is optional on inner nodes (it is their static value
+//! when a depth limit stops there). Forms mix freely.
+//!
+//! The parser is iterative, with its own stack on the heap, and checks the
+//! node and depth limits as it goes: no input, however large or deep, can
+//! exhaust the thread's stack or make it build more than the limits allow.
+
+use std::fmt;
+
+use crate::search::Game;
+
+/// How big a tree may be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreeLimits {
+    /// Most nodes, leaves and inner nodes together.
+    pub max_nodes: usize,
+    /// Most edges from the root to the deepest leaf (a lone leaf is depth 0).
+    pub max_depth: usize,
+}
+
+impl Default for TreeLimits {
+    fn default() -> Self {
+        TreeLimits { max_nodes: 2_000_000, max_depth: 1_000 }
+    }
+}
+
+/// What is wrong with a tree a caller sent. Every variant names the place,
+/// as a path such as `tree[1][0]` or `tree.children[2].value`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TreeError {
+    /// Not a valid node: wrong type, empty array, float value, unknown key...
+    Invalid { path: String, message: String },
+    /// More nodes than [`TreeLimits::max_nodes`].
+    TooLarge { path: String, limit: usize },
+    /// Deeper than [`TreeLimits::max_depth`].
+    TooDeep { path: String, limit: usize },
+    /// A depth limit stops at an inner node that has no `value`.
+    MissingValue { path: String, depth: u32 },
+}
+
+impl TreeError {
+    /// Where in the tree the problem is.
+    pub fn path(&self) -> &str {
+        match self {
+            TreeError::Invalid { path, .. }
+            | TreeError::TooLarge { path, .. }
+            | TreeError::TooDeep { path, .. }
+            | TreeError::MissingValue { path, .. } => path,
+        }
+    }
+}
+
+impl fmt::Display for TreeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TreeError::Invalid { path, message } => write!(f, "{path}: {message}"),
+            TreeError::TooLarge { path, limit } => {
+                write!(f, "{path}: the tree has more than {limit} nodes, the most this service accepts")
+            }
+            TreeError::TooDeep { path, limit } => {
+                write!(f, "{path}: the tree is deeper than {limit} levels, the most this service accepts")
+            }
+            TreeError::MissingValue { path, depth } => write!(
+                f,
+                "{path}: max_depth {depth} stops the search at this inner node, which has no \"value\" to score it by"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TreeError {}
+
+const NO_NAME: u32 = u32::MAX;
+
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// The leaf's value, or an inner node's static value if it has one.
+    value: i64,
+    /// Where this node's children start in `Tree::kids`.
+    first: u32,
+    /// How many children; 0 for a leaf.
+    len: u32,
+    /// Index into `Tree::names`, or `NO_NAME`.
+    name: u32,
+    has_value: bool,
+    /// Written as an object, so its children sit under `.children`.
+    object: bool,
+}
+
+/// A parsed game tree: nodes in one flat vector, children as index ranges.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    kids: Vec<u32>,
+    names: Vec<String>,
+    root: u32,
+    depth: usize,
+}
+
+impl Tree {
+    /// Parses a tree from its JSON text (the `tree` value of a request).
+    pub fn parse(json: &str, limits: TreeLimits) -> Result<Tree, TreeError> {
+        Parser::new(json.as_bytes(), limits).parse()
+    }
+
+    /// Nodes in the tree, leaves and inner nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Never true: a tree has at least its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Edges from the root to the deepest leaf.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// The root's children's names, in order (`None` where unnamed).
+    pub fn root_child_names(&self) -> Vec<Option<&str>> {
+        self.children(self.root).map(|child| self.name(child)).collect()
+    }
+
+    fn name(&self, node: u32) -> Option<&str> {
+        let name = self.nodes[node as usize].name;
+        (name != NO_NAME).then(|| self.names[name as usize].as_str())
+    }
+
+    fn children(&self, node: u32) -> impl Iterator<Item = u32> + '_ {
+        let n = self.nodes[node as usize];
+        self.kids[n.first as usize..(n.first + n.len) as usize].iter().copied()
+    }
+
+    /// The game from the root, the root maximizing the leaf values unless
+    /// `maximizing` is false.
+    pub fn game(&self, maximizing: bool) -> TreeGame<'_> {
+        TreeGame { tree: self, node: self.root, sign: if maximizing { 1 } else { -1 } }
+    }
+
+    /// Checks that a search limited to `max_depth` plies can score every
+    /// position where it stops: each inner node exactly `max_depth` edges
+    /// below the root needs a `value`.
+    pub fn check_horizon(&self, max_depth: u32) -> Result<(), TreeError> {
+        // Depth-first with an explicit stack of (node, depth, child index on
+        // the path), so the path to an offending node can be named.
+        let mut stack = vec![(self.root, 0u32, 0u32)];
+        let mut path: Vec<(u32, u32)> = Vec::new(); // (parent, child index)
+        while let Some((node, depth, index)) = stack.pop() {
+            path.truncate(depth.saturating_sub(1) as usize);
+            if depth > 0 {
+                let parent = if depth == 1 { self.root } else { path.last().map_or(self.root, |&(p, i)| self.kids[(self.nodes[p as usize].first + i) as usize]) };
+                path.push((parent, index));
+            }
+            let n = self.nodes[node as usize];
+            if n.len == 0 {
+                continue;
+            }
+            if depth == max_depth {
+                if !n.has_value {
+                    return Err(TreeError::MissingValue { path: self.render_path(&path), depth: max_depth });
+                }
+                continue;
+            }
+            for i in (0..n.len).rev() {
+                stack.push((self.kids[(n.first + i) as usize], depth + 1, i));
+            }
+        }
+        Ok(())
+    }
+
+    fn render_path(&self, steps: &[(u32, u32)]) -> String {
+        let mut path = String::from("tree");
+        for &(parent, index) in steps {
+            if self.nodes[parent as usize].object {
+                path.push_str(".children");
+            }
+            path.push_str(&format!("[{index}]"));
+        }
+        path
+    }
+}
+
+/// A position in a [`Tree`]: a node, and whose turn it is there.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeGame<'a> {
+    tree: &'a Tree,
+    node: u32,
+    /// +1 where the side to move maximizes the leaf values, -1 where it minimizes.
+    sign: i64,
+}
+
+impl Game for TreeGame<'_> {
+    type Move = u32;
+    type Moves = std::ops::Range<u32>;
+
+    #[inline(always)]
+    fn outcome(&self) -> Option<i64> {
+        let node = &self.tree.nodes[self.node as usize];
+        (node.len == 0).then_some(self.sign * node.value)
+    }
+
+    #[inline(always)]
+    fn moves(&self) -> std::ops::Range<u32> {
+        0..self.tree.nodes[self.node as usize].len
+    }
+
+    #[inline(always)]
+    fn play(&self, mv: u32) -> Self {
+        let node = &self.tree.nodes[self.node as usize];
+        TreeGame { tree: self.tree, node: self.tree.kids[(node.first + mv) as usize], sign: -self.sign }
+    }
+
+    /// The node's own `value`; [`Tree::check_horizon`] makes sure it has one.
+    fn evaluate(&self) -> i64 {
+        self.sign * self.tree.nodes[self.node as usize].value
+    }
+
+    fn max_plies_hint(&self) -> usize {
+        self.tree.depth
+    }
+}
+
+/// One open container on the parser's stack.
+enum Frame {
+    /// A node written as an array; `base` is where its children start on
+    /// the pending-children stack, `index` the child being read.
+    Array { base: usize, index: u32 },
+    /// A node written as an object.
+    Object(ObjectFrame),
+}
+
+struct ObjectFrame {
+    name: Option<String>,
+    value: Option<i64>,
+    /// Children already read (the `children` array is closed).
+    children: Option<(usize, u32)>,
+    /// Inside the `children` array: where its children start, and the index.
+    reading_children: Option<(usize, u32)>,
+    /// The key whose value is being read, for error paths.
+    key: Option<&'static str>,
+}
+
+struct Parser<'a> {
+    input: &'a [u8],
+    pos: usize,
+    limits: TreeLimits,
+    stack: Vec<Frame>,
+    /// Ids of finished nodes whose parent is still open.
+    pending: Vec<u32>,
+    nodes: Vec<Node>,
+    kids: Vec<u32>,
+    names: Vec<String>,
+    /// Nodes started so far.
+    count: usize,
+    depth: usize,
+    /// Open node levels: the depth of the next node to start.
+    level: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn new(input: &'a [u8], limits: TreeLimits) -> Self {
+        Parser {
+            input,
+            pos: 0,
+            limits,
+            stack: Vec::new(),
+            pending: Vec::new(),
+            nodes: Vec::new(),
+            kids: Vec::new(),
+            names: Vec::new(),
+            count: 0,
+            depth: 0,
+            level: 0,
+        }
+    }
+
+    fn parse(mut self) -> Result<Tree, TreeError> {
+        self.node()?;
+        loop {
+            // A value just ended: see what its container says next.
+            self.skip_ws();
+            let Some(frame) = self.stack.last_mut() else { break };
+            match frame {
+                Frame::Array { base, index } => match self.input.get(self.pos) {
+                    Some(b',') => {
+                        self.pos += 1;
+                        *index += 1;
+                        self.node()?;
+                    }
+                    Some(b']') => {
+                        self.pos += 1;
+                        let base = *base;
+                        self.stack.pop();
+                        self.close_node(base, None, None, false);
+                    }
+                    _ => return Err(self.invalid("expected \",\" or \"]\" after an array item")),
+                },
+                Frame::Object(object) => {
+                    if let Some((base, index)) = object.reading_children.as_mut() {
+                        match self.input.get(self.pos) {
+                            Some(b',') => {
+                                self.pos += 1;
+                                *index += 1;
+                                self.node()?;
+                            }
+                            Some(b']') => {
+                                self.pos += 1;
+                                object.children = Some((*base, *index + 1));
+                                object.reading_children = None;
+                                object.key = None;
+                                self.level -= 1;
+                            }
+                            _ => return Err(self.invalid("expected \",\" or \"]\" in children")),
+                        }
+                        continue;
+                    }
+                    object.key = None;
+                    match self.input.get(self.pos) {
+                        Some(b',') => {
+                            self.pos += 1;
+                            self.key()?;
+                        }
+                        Some(b'}') => {
+                            self.pos += 1;
+                            self.close_object()?;
+                        }
+                        _ => return Err(self.invalid("expected \",\" or \"}\" in a node object")),
+                    }
+                }
+            }
+        }
+        self.skip_ws();
+        if self.pos != self.input.len() {
+            return Err(TreeError::Invalid { path: "tree".into(), message: "unexpected text after the tree".into() });
+        }
+        let root = self.pending.pop().unwrap_or_default();
+        Ok(Tree { nodes: self.nodes, kids: self.kids, names: self.names, root, depth: self.depth })
+    }
+
+    /// Reads one node at the current position; containers are pushed on the
+    /// stack and finished by the main loop.
+    fn node(&mut self) -> Result<(), TreeError> {
+        self.skip_ws();
+        self.count += 1;
+        if self.count > self.limits.max_nodes {
+            return Err(TreeError::TooLarge { path: self.path(), limit: self.limits.max_nodes });
+        }
+        self.depth = self.depth.max(self.level);
+        match self.input.get(self.pos) {
+            Some(b'[') => {
+                self.open_level()?;
+                self.pos += 1;
+                self.skip_ws();
+                if self.input.get(self.pos) == Some(&b']') {
+                    return Err(self.invalid("an inner node needs at least one child; this array is empty"));
+                }
+                self.stack.push(Frame::Array { base: self.pending.len(), index: 0 });
+                self.node()
+            }
+            Some(b'{') => {
+                self.pos += 1;
+                self.stack.push(Frame::Object(ObjectFrame {
+                    name: None,
+                    value: None,
+                    children: None,
+                    reading_children: None,
+                    key: None,
+                }));
+                self.skip_ws();
+                if self.input.get(self.pos) == Some(&b'}') {
+                    self.pos += 1;
+                    return self.close_object();
+                }
+                self.key()
+            }
+            Some(b'-' | b'0'..=b'9') => {
+                let value = self.integer("a leaf value")?;
+                self.leaf(value);
+                Ok(())
+            }
+            _ => {
+                let found = self.describe_value();
+                Err(self.invalid(&format!("a node is an integer, an array of nodes or an object, not {found}")))
+            }
+        }
+    }
+
+    /// Enters a level of children, refusing to go deeper than the limit.
+    fn open_level(&mut self) -> Result<(), TreeError> {
+        if self.level >= self.limits.max_depth {
+            return Err(TreeError::TooDeep { path: self.path(), limit: self.limits.max_depth });
+        }
+        self.level += 1;
+        Ok(())
+    }
+
+    fn leaf(&mut self, value: i64) {
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { value, first: 0, len: 0, name: NO_NAME, has_value: true, object: false });
+        self.pending.push(id);
+    }
+
+    /// Finishes an inner node (or an object leaf) whose children are
+    /// `pending[base..]`.
+    fn close_node(&mut self, base: usize, name: Option<String>, value: Option<i64>, object: bool) {
+        let first = self.kids.len() as u32;
+        let len = (self.pending.len() - base) as u32;
+        self.kids.extend(self.pending.drain(base..));
+        if !object {
+            self.level -= 1;
+        }
+        let name = name.map_or(NO_NAME, |name| {
+            self.names.push(name);
+            self.names.len() as u32 - 1
+        });
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node { value: value.unwrap_or(0), first, len, name, has_value: value.is_some(), object });
+        self.pending.push(id);
+    }
+
+    fn close_object(&mut self) -> Result<(), TreeError> {
+        let complete = matches!(self.stack.last(), Some(Frame::Object(o)) if o.children.is_some() || o.value.is_some());
+        if !complete {
+            return Err(self.invalid("a node object needs \"value\" (a leaf) or \"children\" (an inner node)"));
+        }
+        let Some(Frame::Object(object)) = self.stack.pop() else { return Err(self.invalid("unbalanced object")) };
+        let base = object.children.map_or(self.pending.len(), |(base, _)| base);
+        self.close_node(base, object.name, object.value, true);
+        Ok(())
+    }
+
+    /// Reads a key of a node object and starts on its value.
+    fn key(&mut self) -> Result<(), TreeError> {
+        self.skip_ws();
+        if self.input.get(self.pos) != Some(&b'"') {
+            return Err(self.invalid("expected a key (\"name\", \"value\" or \"children\") in a node object"));
+        }
+        let key = self.string()?;
+        self.skip_ws();
+        if self.input.get(self.pos) != Some(&b':') {
+            return Err(self.invalid("expected \":\" after a key"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        let key: &'static str = match key.as_str() {
+            "name" => "name",
+            "value" => "value",
+            "children" => "children",
+            other => {
+                return Err(self.invalid(&format!(
+                    "unknown key {:?} in a node object: a node has \"name\", \"value\" and \"children\"",
+                    truncate(other, 40)
+                )))
+            }
+        };
+        let Some(Frame::Object(object)) = self.stack.last_mut() else { return Err(self.invalid("unbalanced object")) };
+        let seen = match key {
+            "name" => object.name.is_some(),
+            "value" => object.value.is_some(),
+            _ => object.children.is_some(),
+        };
+        object.key = Some(key);
+        if seen {
+            return Err(self.invalid(&format!("\"{key}\" appears twice in this node")));
+        }
+        match key {
+            "name" => {
+                if self.input.get(self.pos) != Some(&b'"') {
+                    let found = self.describe_value();
+                    return Err(self.invalid(&format!("a name is a string, not {found}")));
+                }
+                let name = self.string()?;
+                if let Some(Frame::Object(object)) = self.stack.last_mut() {
+                    object.name = Some(name);
+                }
+            }
+            "value" => {
+                if !matches!(self.input.get(self.pos), Some(b'-' | b'0'..=b'9')) {
+                    let found = self.describe_value();
+                    return Err(self.invalid(&format!("a value is an integer, not {found}")));
+                }
+                let value = self.integer("a value")?;
+                if let Some(Frame::Object(object)) = self.stack.last_mut() {
+                    object.value = Some(value);
+                }
+            }
+            _ => {
+                if self.input.get(self.pos) != Some(&b'[') {
+                    let found = self.describe_value();
+                    return Err(self.invalid(&format!("children is an array of nodes, not {found}")));
+                }
+                self.pos += 1;
+                self.skip_ws();
+                if self.input.get(self.pos) == Some(&b']') {
+                    return Err(self.invalid("children must hold at least one node; leave it out for a leaf"));
+                }
+                self.open_level()?;
+                let base = self.pending.len();
+                if let Some(Frame::Object(object)) = self.stack.last_mut() {
+                    object.reading_children = Some((base, 0));
+                }
+                self.node()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads an integer in i64 range, excluding `i64::MIN` so that every
+    /// value can be negated. Fractions and exponents are refused.
+    fn integer(&mut self, what: &str) -> Result<i64, TreeError> {
+        let start = self.pos;
+        if self.input.get(self.pos) == Some(&b'-') {
+            self.pos += 1;
+        }
+        while matches!(self.input.get(self.pos), Some(b'0'..=b'9')) {
+            self.pos += 1;
+        }
+        let is_float = matches!(self.input.get(self.pos), Some(b'.' | b'e' | b'E'));
+        if is_float {
+            while matches!(self.input.get(self.pos), Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')) {
+                self.pos += 1;
+            }
+        }
+        let text = std::str::from_utf8(&self.input[start..self.pos]).unwrap_or("?");
+        if is_float {
+            return Err(self.invalid(&format!("{what} must be an integer, not {}", truncate(text, 40))));
+        }
+        match text.parse::<i64>() {
+            Ok(value) if value != i64::MIN => Ok(value),
+            _ => Err(self.invalid(&format!(
+                    "{what} must be an integer from -9223372036854775807 to 9223372036854775807, not {}",
+                    truncate(text, 40)
+                ),
+            )),
+        }
+    }
+
+    /// Reads a JSON string (with escapes) starting at the opening quote.
+    fn string(&mut self) -> Result<String, TreeError> {
+        let start = self.pos;
+        self.pos += 1;
+        loop {
+            match self.input.get(self.pos) {
+                Some(b'"') => break,
+                Some(b'\\') => self.pos += 2,
+                Some(_) => self.pos += 1,
+                None => return Err(self.invalid("unterminated string")),
+            }
+        }
+        self.pos += 1;
+        let raw = self.input.get(start..self.pos).unwrap_or_default();
+        serde_json::from_slice(raw).map_err(|_| self.invalid("invalid string"))
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.input.get(self.pos), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.pos += 1;
+        }
+    }
+
+    fn describe_value(&self) -> &'static str {
+        match self.input.get(self.pos) {
+            Some(b'"') => "a string",
+            Some(b't' | b'f') => "a boolean",
+            Some(b'n') => "null",
+            Some(b'[') => "an array",
+            Some(b'{') => "an object",
+            Some(b'-' | b'0'..=b'9') => "a number",
+            Some(_) => "invalid JSON",
+            None => "the end of the input",
+        }
+    }
+
+    fn invalid(&self, message: &str) -> TreeError {
+        TreeError::Invalid { path: self.path(), message: message.to_string() }
+    }
+
+    /// The path of the value being read, such as `tree[1].children[0]`.
+    fn path(&self) -> String {
+        let mut path = String::from("tree");
+        for frame in &self.stack {
+            match frame {
+                Frame::Array { index, .. } => path.push_str(&format!("[{index}]")),
+                Frame::Object(object) => match (object.reading_children, object.key) {
+                    (Some((_, index)), _) => path.push_str(&format!(".children[{index}]")),
+                    (None, Some(key)) => {
+                        path.push('.');
+                        path.push_str(key);
+                    }
+                    (None, None) => {}
+                },
+            }
+        }
+        path
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}

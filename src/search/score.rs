@@ -1,0 +1,100 @@
+//! Scores that order wins by how soon they come.
+
+use std::fmt;
+use std::ops::Neg;
+
+/// A game value together with the ply at which the line that earns it ends,
+/// in one number whose natural order is "better for the side to move".
+///
+/// For equal values, a positive value (a win) is better the sooner it comes,
+/// and a negative one (a loss) the later it comes, so the search prefers the
+/// quickest win and the slowest loss. Zero (a draw, or an even evaluation) is
+/// the same at any ply, which keeps the order symmetric: `-a < -b` exactly
+/// when `b < a`, so negamax may negate freely.
+///
+/// The ply is counted from the root of the search, not from the position, so
+/// a parent's score is simply the negation of its child's.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Score(i128);
+
+/// Room for the ply below the value: plies are always far below 2^31.
+const PLY_BITS: u32 = 32;
+
+impl Score {
+    /// Beyond every real score: `-INFINITY` starts a search for a maximum.
+    pub const INFINITY: Score = Score(1 << 100);
+
+    /// The score of `value` (side to move's view) for a line ending `ply`
+    /// plies from the root. `value` must not be `i64::MIN`.
+    #[inline(always)]
+    pub fn new(value: i64, ply: u32) -> Score {
+        let value = value as i128;
+        Score((value << PLY_BITS) - value.signum() * ply as i128)
+    }
+
+    /// The game value, without the ply.
+    pub fn value(self) -> i64 {
+        ((self.0 + (1 << (PLY_BITS - 1))) >> PLY_BITS) as i64
+    }
+
+    /// The ply from the root at which the line ends; `None` for a zero value,
+    /// whose ply is not recorded.
+    pub fn ply(self) -> Option<u32> {
+        let value = self.value() as i128;
+        (value != 0).then(|| ((value << PLY_BITS) - self.0).unsigned_abs() as u32)
+    }
+}
+
+impl Neg for Score {
+    type Output = Score;
+    #[inline(always)]
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Debug for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ply() {
+            Some(ply) => write!(f, "Score({} at ply {})", self.value(), ply),
+            None => write!(f, "Score({})", self.value()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sooner_wins_and_later_losses_are_better() {
+        assert!(Score::new(1, 3) > Score::new(1, 5));
+        assert!(Score::new(-1, 5) > Score::new(-1, 3));
+        assert!(Score::new(0, 9) == Score::new(0, 1));
+        assert!(Score::new(2, 99) > Score::new(1, 1));
+        assert!(Score::new(-1, 1) > Score::new(-2, 99));
+    }
+
+    #[test]
+    fn value_and_ply_survive_the_encoding_at_the_extremes() {
+        for value in [i64::MAX, i64::MIN + 1, 1, -1, 0, 300, -500] {
+            for ply in [0, 1, 9, 1000, 2_000_000] {
+                let score = Score::new(value, ply);
+                assert_eq!(score.value(), value);
+                assert_eq!(score.ply(), (value != 0).then_some(ply));
+                assert_eq!((-score).value(), -value);
+                assert!(-Score::INFINITY < score && score < Score::INFINITY);
+            }
+        }
+    }
+
+    #[test]
+    fn negation_reverses_the_order() {
+        let scores = [Score::new(1, 3), Score::new(1, 5), Score::new(0, 4), Score::new(-1, 2), Score::new(-1, 6)];
+        for &a in &scores {
+            for &b in &scores {
+                assert_eq!(a.cmp(&b), (-b).cmp(&-a));
+            }
+        }
+    }
+}
