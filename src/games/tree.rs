@@ -325,7 +325,9 @@ impl<'a> Parser<'a> {
                     match self.input.get(self.pos) {
                         Some(b',') => {
                             self.pos += 1;
-                            self.key()?;
+                            if self.key()? {
+                                self.node()?;
+                            }
                         }
                         Some(b'}') => {
                             self.pos += 1;
@@ -344,50 +346,54 @@ impl<'a> Parser<'a> {
         Ok(Tree { nodes: self.nodes, kids: self.kids, names: self.names, root, depth: self.depth })
     }
 
-    /// Reads one node at the current position; containers are pushed on the
-    /// stack and finished by the main loop.
+    /// Reads one node at the current position. Containers are pushed on the
+    /// stack and finished by the main loop; a run of nested openings is
+    /// followed in this loop, never by recursion.
     fn node(&mut self) -> Result<(), TreeError> {
-        self.skip_ws();
-        self.count += 1;
-        if self.count > self.limits.max_nodes {
-            return Err(TreeError::TooLarge { path: self.path(), limit: self.limits.max_nodes });
-        }
-        self.depth = self.depth.max(self.level);
-        match self.input.get(self.pos) {
-            Some(b'[') => {
-                self.open_level()?;
-                self.pos += 1;
-                self.skip_ws();
-                if self.input.get(self.pos) == Some(&b']') {
-                    return Err(self.invalid("an inner node needs at least one child; this array is empty"));
-                }
-                self.stack.push(Frame::Array { base: self.pending.len(), index: 0 });
-                self.node()
+        loop {
+            self.skip_ws();
+            self.count += 1;
+            if self.count > self.limits.max_nodes {
+                return Err(TreeError::TooLarge { path: self.path(), limit: self.limits.max_nodes });
             }
-            Some(b'{') => {
-                self.pos += 1;
-                self.stack.push(Frame::Object(ObjectFrame {
-                    name: None,
-                    value: None,
-                    children: None,
-                    reading_children: None,
-                    key: None,
-                }));
-                self.skip_ws();
-                if self.input.get(self.pos) == Some(&b'}') {
+            self.depth = self.depth.max(self.level);
+            match self.input.get(self.pos) {
+                Some(b'[') => {
+                    self.open_level()?;
                     self.pos += 1;
-                    return self.close_object();
+                    self.skip_ws();
+                    if self.input.get(self.pos) == Some(&b']') {
+                        return Err(self.invalid("an inner node needs at least one child; this array is empty"));
+                    }
+                    self.stack.push(Frame::Array { base: self.pending.len(), index: 0 });
                 }
-                self.key()
-            }
-            Some(b'-' | b'0'..=b'9') => {
-                let value = self.integer("a leaf value")?;
-                self.leaf(value);
-                Ok(())
-            }
-            _ => {
-                let found = self.describe_value();
-                Err(self.invalid(&format!("a node is an integer, an array of nodes or an object, not {found}")))
+                Some(b'{') => {
+                    self.pos += 1;
+                    self.stack.push(Frame::Object(ObjectFrame {
+                        name: None,
+                        value: None,
+                        children: None,
+                        reading_children: None,
+                        key: None,
+                    }));
+                    self.skip_ws();
+                    if self.input.get(self.pos) == Some(&b'}') {
+                        self.pos += 1;
+                        return self.close_object();
+                    }
+                    if !self.key()? {
+                        return Ok(());
+                    }
+                }
+                Some(b'-' | b'0'..=b'9') => {
+                    let value = self.integer("a leaf value")?;
+                    self.leaf(value);
+                    return Ok(());
+                }
+                _ => {
+                    let found = self.describe_value();
+                    return Err(self.invalid(&format!("a node is an integer, an array of nodes or an object, not {found}")));
+                }
             }
         }
     }
@@ -436,8 +442,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// Reads a key of a node object and starts on its value.
-    fn key(&mut self) -> Result<(), TreeError> {
+    /// Reads a key of a node object and its value, except for `children`,
+    /// whose first node is left to the caller: returns true in that case.
+    fn key(&mut self) -> Result<bool, TreeError> {
         self.skip_ws();
         if self.input.get(self.pos) != Some(&b'"') {
             return Err(self.invalid("expected a key (\"name\", \"value\" or \"children\") in a node object"));
@@ -506,10 +513,10 @@ impl<'a> Parser<'a> {
                 if let Some(Frame::Object(object)) = self.stack.last_mut() {
                     object.reading_children = Some((base, 0));
                 }
-                self.node()?;
+                return Ok(true);
             }
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Reads an integer in i64 range, excluding `i64::MIN` so that every
