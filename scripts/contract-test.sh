@@ -80,7 +80,12 @@ t "server ready: $(curl -fsS "$BASE/healthz")"
 # which inner tree nodes carry the value that a max_depth cut needs
 # (missing_value). So for that operation alone, 422 counts as an accepted
 # answer to schema-valid data; every other check keeps its defaults.
-cat >"$CONFIG" <<'EOF'
+# The failures schemathesis remembers (and replays first next time) are kept
+# under target/, out of the work tree.
+cat >"$CONFIG" <<EOF
+[cache]
+directory = "$ROOT/target/contract-schemathesis-cache"
+
 [[operations]]
 include-path = "/best-move"
 include-method = "POST"
