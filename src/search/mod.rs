@@ -117,10 +117,10 @@ const CANCEL_CHECK_MASK: u64 = (1 << 14) - 1;
 
 /// One search's working state.
 ///
-/// Principal variations are kept without copying: `line[p]` holds the line a
-/// node at ply `p` reports to its parent, `best[p]` the line of that node's
-/// best child so far, both stored leaf first. A new best child is recorded by
-/// swapping two buffers, and a finished node appends its move to the end: O(1)
+/// Principal variations are kept without copying: `plies[p].line` holds the
+/// line a node at ply `p` reports to its parent, `plies[p].best` the line of
+/// that node's best child so far, both stored leaf first. A new best child is
+/// recorded by swapping two buffers, and a finished node appends its move: O(1)
 /// per node, however deep the tree.
 struct Searcher<'a, M> {
     nodes: u64,
@@ -128,8 +128,20 @@ struct Searcher<'a, M> {
     cancelled: bool,
     depth: u32,
     cancel: Option<&'a AtomicBool>,
-    line: Vec<Vec<M>>,
-    best: Vec<Vec<M>>,
+    plies: Vec<Lines<M>>,
+    root_moves: Vec<RootMove<M>>,
+}
+
+/// The two line buffers of one ply.
+struct Lines<M> {
+    line: Vec<M>,
+    best: Vec<M>,
+}
+
+impl<M> Lines<M> {
+    fn with_capacity(capacity: usize) -> Self {
+        Lines { line: Vec::with_capacity(capacity), best: Vec::with_capacity(capacity) }
+    }
 }
 
 impl<'a, M: Copy> Searcher<'a, M> {
@@ -143,23 +155,24 @@ impl<'a, M: Copy> Searcher<'a, M> {
             cancelled: false,
             depth,
             cancel: limits.cancel,
-            line: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
-            best: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            plies: (0..plies).map(|_| Lines::with_capacity(plies)).collect(),
+            root_moves: Vec::new(),
         }
     }
 
     fn run<G: Game<Move = M>>(mut self, root: &G, pruned: bool) -> Result<SearchResult<M>, Cancelled> {
         let started = Instant::now();
-        let mut root_moves = Vec::new();
-        let score = if pruned {
-            self.alpha_beta(root, self.depth, 0, -Score::INFINITY, Score::INFINITY)
-        } else {
-            self.minimax(root, self.depth, 0, Some(&mut root_moves))
+        self.visit();
+        let (alpha, beta) = (-Score::INFINITY, Score::INFINITY);
+        let score = match self.leaf(root, self.depth) {
+            Some(value) => Score::new(value, 0),
+            None if pruned => self.node::<G, true, false>(root, self.depth, 0, alpha, beta),
+            None => self.node::<G, false, true>(root, self.depth, 0, alpha, beta),
         };
         if self.cancelled {
             return Err(Cancelled);
         }
-        let mut principal_variation = std::mem::take(&mut self.line[0]);
+        let mut principal_variation = std::mem::take(&mut self.plies[0].line);
         principal_variation.reverse();
         Ok(SearchResult {
             best_move: principal_variation.first().copied(),
@@ -168,7 +181,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
             nodes: self.nodes,
             principal_variation,
             elapsed: started.elapsed(),
-            root_moves,
+            root_moves: self.root_moves,
         })
     }
 
@@ -185,101 +198,63 @@ impl<'a, M: Copy> Searcher<'a, M> {
         }
     }
 
-    /// Makes sure buffers exist for a node at `ply` and its children.
+    /// The value of a position where the search stops (the game is over, or
+    /// the depth limit is reached), or `None` if it goes on.
     #[inline(always)]
-    fn reserve(&mut self, ply: usize) {
-        if ply + 1 >= self.line.len() {
-            self.line.resize_with(ply + 2, Vec::new);
-            self.best.resize_with(ply + 2, Vec::new);
-        }
-    }
-
-    /// Scores a position that ends the search here: the game is over, or the
-    /// depth limit is reached.
-    #[inline(always)]
-    fn leaf<G: Game<Move = M>>(&mut self, pos: &G, depth: u32, ply: usize) -> Option<Score> {
-        let value = match pos.outcome() {
-            Some(value) => value,
+    fn leaf<G: Game<Move = M>>(&mut self, pos: &G, depth: u32) -> Option<i64> {
+        match pos.outcome() {
+            Some(value) => Some(value),
             None if depth == 0 => {
                 self.cut = true;
-                pos.evaluate()
+                Some(pos.evaluate())
             }
-            None => return None,
-        };
-        self.line[ply].clear();
-        Some(Score::new(value, ply as u32))
-    }
-
-    /// Records the best child's line as this node's line, `mv` first.
-    #[inline(always)]
-    fn finish(&mut self, ply: usize, best_move: Option<M>, pos_value: impl FnOnce() -> i64) -> Option<Score> {
-        match best_move {
-            Some(mv) => {
-                self.best[ply].push(mv);
-                std::mem::swap(&mut self.line[ply], &mut self.best[ply]);
-                None
-            }
-            // No legal move in a position that is not over breaks the
-            // `Game` contract; score it statically rather than invent a line.
-            None => {
-                self.line[ply].clear();
-                Some(Score::new(pos_value(), ply as u32))
-            }
+            None => None,
         }
     }
 
-    fn minimax<G: Game<Move = M>>(
+    /// Searches below a position that does not end the search (the caller
+    /// has visited it and checked). One body serves both algorithms:
+    /// `PRUNE` turns plain negamax into fail-soft alpha-beta, and `ROOT`
+    /// records every root move's score.
+    fn node<G: Game<Move = M>, const PRUNE: bool, const ROOT: bool>(
         &mut self,
         pos: &G,
         depth: u32,
         ply: usize,
-        mut root_moves: Option<&mut Vec<RootMove<M>>>,
+        mut alpha: Score,
+        beta: Score,
     ) -> Score {
-        self.visit();
-        self.reserve(ply);
-        if let Some(score) = self.leaf(pos, depth, ply) {
-            return score;
+        if ply + 1 >= self.plies.len() {
+            self.plies.resize_with(ply + 2, || Lines::with_capacity(0));
         }
         let mut best = -Score::INFINITY;
         let mut best_move = None;
-        self.best[ply].clear();
         for mv in pos.moves() {
             if self.cancelled {
                 break;
             }
-            let score = -self.minimax(&pos.play(mv), depth - 1, ply + 1, None);
-            if let Some(root_moves) = root_moves.as_deref_mut() {
-                let plies = self.line[ply + 1].len() as u32 + 1;
-                root_moves.push(RootMove { mv, score, plies });
+            // Children that end the search are scored here, without a call:
+            // nearly half of all positions are such leaves.
+            let child = pos.play(mv);
+            self.visit();
+            let (score, leaf) = match self.leaf(&child, depth - 1) {
+                Some(value) => (-Score::new(value, ply as u32 + 1), true),
+                None => (-self.node::<G, PRUNE, false>(&child, depth - 1, ply + 1, -beta, -alpha), false),
+            };
+            if ROOT {
+                let plies = if leaf { 1 } else { self.plies[ply + 1].line.len() as u32 + 1 };
+                self.root_moves.push(RootMove { mv, score, plies });
             }
             if score > best {
                 best = score;
                 best_move = Some(mv);
-                std::mem::swap(&mut self.best[ply], &mut self.line[ply + 1]);
-            }
-        }
-        self.finish(ply, best_move, || pos.evaluate()).unwrap_or(best)
-    }
-
-    fn alpha_beta<G: Game<Move = M>>(&mut self, pos: &G, depth: u32, ply: usize, mut alpha: Score, beta: Score) -> Score {
-        self.visit();
-        self.reserve(ply);
-        if let Some(score) = self.leaf(pos, depth, ply) {
-            return score;
-        }
-        let mut best = -Score::INFINITY;
-        let mut best_move = None;
-        self.best[ply].clear();
-        for mv in pos.moves() {
-            if self.cancelled {
-                break;
-            }
-            let score = -self.alpha_beta(&pos.play(mv), depth - 1, ply + 1, -beta, -alpha);
-            if score > best {
-                best = score;
-                best_move = Some(mv);
-                std::mem::swap(&mut self.best[ply], &mut self.line[ply + 1]);
-                if score > alpha {
+                let (here, below) = self.plies.split_at_mut(ply + 1);
+                if leaf {
+                    here[ply].best.clear();
+                } else {
+                    std::mem::swap(&mut here[ply].best, &mut below[0].line);
+                }
+                if PRUNE && score > alpha {
                     alpha = score;
                     if alpha >= beta {
                         break;
@@ -287,6 +262,19 @@ impl<'a, M: Copy> Searcher<'a, M> {
                 }
             }
         }
-        self.finish(ply, best_move, || pos.evaluate()).unwrap_or(best)
+        let lines = &mut self.plies[ply];
+        match best_move {
+            Some(mv) => {
+                lines.best.push(mv);
+                std::mem::swap(&mut lines.line, &mut lines.best);
+                best
+            }
+            // A position that is not over yet has no legal move: that breaks
+            // the `Game` contract, so score it statically.
+            None => {
+                lines.line.clear();
+                Score::new(pos.evaluate(), ply as u32)
+            }
+        }
     }
 }
