@@ -25,8 +25,7 @@ const SPEC_URI: &str = "urn:bestmove:openapi";
 fn spec() -> &'static Value {
     static SPEC: OnceLock<Value> = OnceLock::new();
     SPEC.get_or_init(|| {
-        serde_yaml_ng::from_str(include_str!("../../openapi.yaml"))
-            .expect("openapi.yaml is valid YAML")
+        serde_yaml_ng::from_str(include_str!("../../openapi.yaml")).expect("openapi.yaml is valid YAML")
     })
 }
 
@@ -42,9 +41,7 @@ fn escape(segment: &str) -> String {
 
 /// The value at a JSON Pointer in the spec, or a panic naming the pointer.
 fn at(pointer: &str) -> &'static Value {
-    spec()
-        .pointer(pointer)
-        .unwrap_or_else(|| panic!("openapi.yaml has nothing at #{pointer}"))
+    spec().pointer(pointer).unwrap_or_else(|| panic!("openapi.yaml has nothing at #{pointer}"))
 }
 
 /// Follows a local `$ref` (an OpenAPI response object may be one) to the
@@ -64,12 +61,7 @@ fn follow_ref(pointer: String) -> String {
 /// The pointer of the response object the spec documents for an operation
 /// and status.
 fn documented_response(path: &str, method: &str, status: StatusCode) -> String {
-    let pointer = format!(
-        "/paths/{}/{}/responses/{}",
-        escape(path),
-        method.to_ascii_lowercase(),
-        status.as_u16()
-    );
+    let pointer = format!("/paths/{}/{}/responses/{}", escape(path), method.to_ascii_lowercase(), status.as_u16());
     assert!(
         spec().pointer(&pointer).is_some(),
         "{method} {path} answered {status}, which openapi.yaml does not document"
@@ -94,30 +86,42 @@ fn validator_at(pointer: &str) -> Validator {
 /// Every way `instance` breaks the schema at `pointer`; empty when it conforms.
 fn violations(pointer: &str, instance: &Value) -> Vec<String> {
     let validator = validator_at(pointer);
-    validator
-        .iter_errors(instance)
-        .map(|e| format!("{e} (at {})", e.instance_path()))
-        .collect()
+    validator.iter_errors(instance).map(|e| format!("{e} (at {})", e.instance_path())).collect()
+}
+
+/// Where a schema with an OpenAPI `discriminator` sends `instance` (for
+/// example `kind: board` to `BoardAnswer`), as a pointer; `None` when the
+/// schema at `pointer` has no discriminator or the instance no known tag.
+fn discriminated(pointer: &str, instance: &Value) -> Option<String> {
+    let schema = at(&follow_ref(pointer.to_owned()));
+    let discriminator = schema.get("discriminator")?;
+    let tag = instance.get(discriminator.get("propertyName")?.as_str()?)?.as_str()?;
+    let target = discriminator.get("mapping")?.get(tag)?.as_str()?;
+    Some(target.strip_prefix('#')?.to_owned())
 }
 
 /// Asserts that `instance` conforms to the schema at `pointer`.
 fn assert_schema(pointer: &str, instance: &Value, what: &str) {
     let errors = violations(pointer, instance);
-    assert!(
-        errors.is_empty(),
-        "{what} does not match #{pointer}:\n  {}\ninstance: {instance:#}",
-        errors.join("\n  ")
-    );
+    if errors.is_empty() {
+        return;
+    }
+    // A `oneOf` only says that no branch matched; the branch the
+    // discriminator picks says what is wrong.
+    let detail = discriminated(pointer, instance)
+        .map(|branch| {
+            format!(
+                "\nagainst #{branch}, which its discriminator selects:\n  {}",
+                violations(&branch, instance).join("\n  ")
+            )
+        })
+        .unwrap_or_default();
+    panic!("{what} does not match #{pointer}:\n  {}{detail}\ninstance: {instance:#}", errors.join("\n  "));
 }
 
 /// The media type of a `Content-Type` value, without parameters, lowercased.
 fn media_type(content_type: &str) -> String {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
+    content_type.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
 }
 
 /// Asserts that a response conforms to the response object at `pointer`:
@@ -140,9 +144,7 @@ fn assert_conforms(response: &TestResponse, pointer: &str, what: &str) -> Value 
             }
         }
     }
-    let content_type = response
-        .header("content-type")
-        .unwrap_or_else(|| panic!("{what}: no Content-Type header"));
+    let content_type = response.header("content-type").unwrap_or_else(|| panic!("{what}: no Content-Type header"));
     let media = media_type(&content_type);
     let content = documented
         .get("content")
@@ -155,11 +157,7 @@ fn assert_conforms(response: &TestResponse, pointer: &str, what: &str) -> Value 
     );
     if media == "application/json" {
         let body = response.json();
-        assert_schema(
-            &format!("{pointer}/content/{}/schema", escape(&media)),
-            &body,
-            what,
-        );
+        assert_schema(&format!("{pointer}/content/{}/schema", escape(&media)), &body, what);
         body
     } else {
         Value::Null
@@ -180,25 +178,14 @@ fn request_examples() -> Vec<(String, Value)> {
 async fn answer_to_example(name: &str, body: &Value) -> Value {
     let response = helpers::post_best_move(body).await;
     let what = format!("the answer to example `{name}` ({body})");
-    assert_eq!(
-        response.status,
-        StatusCode::OK,
-        "{what} has status {}: {}",
-        response.status,
-        response.text()
-    );
+    assert_eq!(response.status, StatusCode::OK, "{what} has status {}: {}", response.status, response.text());
     let pointer = documented_response("/best-move", "post", response.status);
     assert_conforms(&response, &pointer, &what)
 }
 
 /// Checks that an answer of `POST /best-move` refuses the request with
 /// `status` and `code` as the spec documents; returns the error object.
-fn assert_refused(
-    response: TestResponse,
-    status: StatusCode,
-    code: &str,
-    what: &str,
-) -> Value {
+fn assert_refused(response: TestResponse, status: StatusCode, code: &str, what: &str) -> Value {
     assert_eq!(
         response.status,
         status,
@@ -219,14 +206,7 @@ fn the_spec_is_openapi_3_1_and_carries_the_crate_version() {
     let openapi = at("/openapi").as_str().expect("openapi is a string");
     assert!(openapi.starts_with("3.1."), "openapi: {openapi}");
     assert_eq!(at("/info/version"), env!("CARGO_PKG_VERSION"));
-    for route in [
-        "/",
-        "/best-move",
-        "/healthz",
-        "/readyz",
-        "/openapi.yaml",
-        "/metrics",
-    ] {
+    for route in ["/", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"] {
         assert!(
             spec().pointer(&format!("/paths/{}", escape(route))).is_some(),
             "openapi.yaml does not document {route}"
@@ -245,9 +225,7 @@ fn every_example_in_the_spec_matches_its_own_schema() {
                 bodies.push(follow_ref(format!("{operation_pointer}/requestBody")));
             }
             for status in operation["responses"].as_object().expect("responses").keys() {
-                bodies.push(follow_ref(format!(
-                    "{operation_pointer}/responses/{status}"
-                )));
+                bodies.push(follow_ref(format!("{operation_pointer}/responses/{status}")));
             }
             for body in bodies {
                 let Some(content) = at(&body).get("content").and_then(Value::as_object) else {
@@ -257,11 +235,7 @@ fn every_example_in_the_spec_matches_its_own_schema() {
                     let schema = format!("{body}/content/{}/schema", escape(media));
                     let examples = media_object.get("examples").and_then(Value::as_object);
                     for (name, example) in examples.into_iter().flatten() {
-                        assert_schema(
-                            &schema,
-                            &example["value"],
-                            &format!("example `{name}` of {method} {path}"),
-                        );
+                        assert_schema(&schema, &example["value"], &format!("example `{name}` of {method} {path}"));
                         checked += 1;
                     }
                 }
@@ -301,21 +275,14 @@ fn the_request_schema_refuses_what_the_server_must_refuse() {
         );
     }
     // The largest seed is still a seed.
-    assert_schema(
-        request,
-        &json!({"tree": [1, 2], "seed": u64::MAX}),
-        "a request with seed 2^64-1",
-    );
+    assert_schema(request, &json!({"tree": [1, 2], "seed": u64::MAX}), "a request with seed 2^64-1");
 }
 
 // ----------------------------------------------------------- 200 responses
 
 #[tokio::test]
 async fn every_documented_board_example_answers_with_a_response_matching_the_spec() {
-    let examples: Vec<_> = request_examples()
-        .into_iter()
-        .filter(|(_, body)| body.get("board").is_some())
-        .collect();
+    let examples: Vec<_> = request_examples().into_iter().filter(|(_, body)| body.get("board").is_some()).collect();
     assert!(examples.len() >= 3, "the spec documents too few board examples");
     for (name, body) in examples {
         let answer = answer_to_example(&name, &body).await;
@@ -325,10 +292,7 @@ async fn every_documented_board_example_answers_with_a_response_matching_the_spe
 
 #[tokio::test]
 async fn every_documented_tree_example_answers_with_a_response_matching_the_spec() {
-    let examples: Vec<_> = request_examples()
-        .into_iter()
-        .filter(|(_, body)| body.get("tree").is_some())
-        .collect();
+    let examples: Vec<_> = request_examples().into_iter().filter(|(_, body)| body.get("tree").is_some()).collect();
     assert!(examples.len() >= 3, "the spec documents too few tree examples");
     for (name, body) in examples {
         let answer = answer_to_example(&name, &body).await;
@@ -354,11 +318,7 @@ async fn the_documented_examples_answer_what_their_descriptions_promise() {
     assert_eq!(a["board_after"], "XO..X...O", "{a}");
 
     let a = answer("board_empty").await;
-    assert_eq!(
-        (&a["best_move"], &a["score"], &a["plies_to_end"]),
-        (&json!(0), &json!(0), &json!(9)),
-        "{a}"
-    );
+    assert_eq!((&a["best_move"], &a["score"], &a["plies_to_end"]), (&json!(0), &json!(0), &json!(9)), "{a}");
     assert_eq!(a["minimax"]["nodes"], 549_946, "{a}");
 
     let a = answer("board_game_over").await;
@@ -387,11 +347,7 @@ async fn the_documented_examples_answer_what_their_descriptions_promise() {
     assert_eq!((&a["best_move"], &a["score"]), (&json!(2), &json!(4)), "{a}");
 
     let a = answer("tree_objects").await;
-    assert_eq!(
-        (&a["best_move"], &a["best_move_name"], &a["score"]),
-        (&json!(0), &json!("A"), &json!(300)),
-        "{a}"
-    );
+    assert_eq!((&a["best_move"], &a["best_move_name"], &a["score"]), (&json!(0), &json!("A"), &json!(300)), "{a}");
 
     let a = answer("tree_mixed_minimizing").await;
     assert_eq!(a["maximizing"], false, "{a}");
@@ -410,12 +366,7 @@ async fn the_documented_examples_answer_what_their_descriptions_promise() {
 async fn a_body_that_is_not_json_is_a_400_matching_the_spec() {
     for body in [r#"{"board": "XO..X....""#, "", "board=XO..X....", "{\"tree\": [1, 2,]}"] {
         let response = helpers::post_best_move_raw(body.to_owned()).await;
-        assert_refused(
-            response,
-            StatusCode::BAD_REQUEST,
-            "malformed_json",
-            &format!("the body {body:?}"),
-        );
+        assert_refused(response, StatusCode::BAD_REQUEST, "malformed_json", &format!("the body {body:?}"));
     }
 }
 
@@ -443,19 +394,11 @@ async fn a_method_a_path_does_not_serve_is_a_405_with_an_allow_header_matching_t
     ] {
         let what = format!("{method} {path}");
         let response = helpers::send(method, path, None, Body::empty()).await;
-        assert_eq!(
-            response.status,
-            StatusCode::METHOD_NOT_ALLOWED,
-            "{what}: {}",
-            response.text()
-        );
+        assert_eq!(response.status, StatusCode::METHOD_NOT_ALLOWED, "{what}: {}", response.text());
         let body = assert_conforms(&response, "/components/responses/MethodNotAllowed", &what);
         assert_eq!(body["error"]["code"], "method_not_allowed", "{what}");
         let allow = response.header("allow").unwrap_or_default();
-        assert!(
-            allow.split(',').any(|m| m.trim() == allowed),
-            "{what}: Allow `{allow}` does not list {allowed}"
-        );
+        assert!(allow.split(',').any(|m| m.trim() == allowed), "{what}: Allow `{allow}` does not list {allowed}");
     }
 }
 
@@ -471,20 +414,14 @@ async fn a_body_over_the_size_limit_is_a_413_matching_the_spec() {
     }
     body.push_str("]}");
     let response = helpers::post_best_move_raw(body).await;
-    assert_refused(
-        response,
-        StatusCode::PAYLOAD_TOO_LARGE,
-        "payload_too_large",
-        "a body of 16 MiB + a few bytes",
-    );
+    assert_refused(response, StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "a body of 16 MiB + a few bytes");
 }
 
 #[tokio::test]
 async fn a_body_not_declared_as_json_is_a_415_matching_the_spec() {
     let body = r#"{"board": "XO..X...."}"#;
     for content_type in [Some("text/plain"), Some("application/x-www-form-urlencoded"), None] {
-        let response =
-            helpers::send(Method::POST, "/best-move", content_type, body.to_owned()).await;
+        let response = helpers::send(Method::POST, "/best-move", content_type, body.to_owned()).await;
         assert_refused(
             response,
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -544,12 +481,7 @@ async fn a_tree_over_the_node_limit_is_a_422_tree_too_large_matching_the_spec() 
     }
     body.push_str("]}");
     let response = helpers::post_best_move_raw(body).await;
-    assert_refused(
-        response,
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "tree_too_large",
-        "a tree of 2,000,002 nodes",
-    );
+    assert_refused(response, StatusCode::UNPROCESSABLE_ENTITY, "tree_too_large", "a tree of 2,000,002 nodes");
 }
 
 #[tokio::test]
@@ -598,29 +530,17 @@ async fn every_response_carries_a_request_id_and_echoes_the_clients_own() {
         (Method::POST, "/best-move", r#"{"tree": [1, 2]}"#),
         (Method::POST, "/best-move", "{"),
     ] {
-        let request = || {
-            Request::builder()
-                .method(method.clone())
-                .uri(path)
-                .header(header::CONTENT_TYPE, "application/json")
-        };
+        let request =
+            || Request::builder().method(method.clone()).uri(path).header(header::CONTENT_TYPE, "application/json");
         let response = helpers::app()
             .oneshot(request().body(Body::from(body)).expect("a request"))
             .await
             .expect("the router is infallible");
         let generated = response.headers().get("x-request-id").cloned();
-        assert!(
-            generated.as_ref().is_some_and(|v| !v.is_empty()),
-            "{method} {path}: no x-request-id"
-        );
+        assert!(generated.as_ref().is_some_and(|v| !v.is_empty()), "{method} {path}: no x-request-id");
 
         let response = helpers::app()
-            .oneshot(
-                request()
-                    .header("x-request-id", "contract-test-42")
-                    .body(Body::from(body))
-                    .expect("a request"),
-            )
+            .oneshot(request().header("x-request-id", "contract-test-42").body(Body::from(body)).expect("a request"))
             .await
             .expect("the router is infallible");
         assert_eq!(
