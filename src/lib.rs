@@ -14,5 +14,8 @@
 //! The search core knows nothing of HTTP or JSON; the games know nothing of
 //! HTTP.
 
+pub mod api;
+pub mod config;
 pub mod games;
 pub mod search;
+pub mod server;

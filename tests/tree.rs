@@ -36,7 +36,8 @@ fn the_classic_three_by_three_tree_is_worth_four_via_move_two() {
 
 #[test]
 fn named_children_pick_the_largest_value_and_keep_their_names() {
-    let json = r#"{"children": [{"name": "A", "value": 300}, {"name": "B", "value": 120}, {"name": "C", "value": -500}]}"#;
+    let json =
+        r#"{"children": [{"name": "A", "value": 300}, {"name": "B", "value": 120}, {"name": "C", "value": -500}]}"#;
     assert_eq!(solve(json, true).0, Some(0));
     assert_eq!(solve(json, false), (Some(2), -500, 4, 4));
     assert_eq!(parse(json).unwrap().root_child_names(), vec![Some("A"), Some("B"), Some("C")]);

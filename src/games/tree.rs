@@ -155,7 +155,11 @@ impl Tree {
         while let Some((node, depth, index)) = stack.pop() {
             path.truncate(depth.saturating_sub(1) as usize);
             if depth > 0 {
-                let parent = if depth == 1 { self.root } else { path.last().map_or(self.root, |&(p, i)| self.kids[(self.nodes[p as usize].first + i) as usize]) };
+                let parent = if depth == 1 {
+                    self.root
+                } else {
+                    path.last().map_or(self.root, |&(p, i)| self.kids[(self.nodes[p as usize].first + i) as usize])
+                };
                 path.push((parent, index));
             }
             let n = self.nodes[node as usize];
@@ -392,7 +396,9 @@ impl<'a> Parser<'a> {
                 }
                 _ => {
                     let found = self.describe_value();
-                    return Err(self.invalid(&format!("a node is an integer, an array of nodes or an object, not {found}")));
+                    return Err(
+                        self.invalid(&format!("a node is an integer, an array of nodes or an object, not {found}"))
+                    );
                 }
             }
         }
@@ -542,10 +548,9 @@ impl<'a> Parser<'a> {
         match text.parse::<i64>() {
             Ok(value) if value != i64::MIN => Ok(value),
             _ => Err(self.invalid(&format!(
-                    "{what} must be an integer from -9223372036854775807 to 9223372036854775807, not {}",
-                    truncate(text, 40)
-                ),
-            )),
+                "{what} must be an integer from -9223372036854775807 to 9223372036854775807, not {}",
+                truncate(text, 40)
+            ))),
         }
     }
 

@@ -29,7 +29,12 @@ pub struct Choice<M> {
 ///
 /// The generator is always asked the same questions in the same order, so a
 /// seed reproduces the choice.
-pub fn choose<M: Copy>(root_moves: &[RootMove<M>], tie_break: TieBreak, mistake: f64, rng: &mut fastrand::Rng) -> Option<Choice<M>> {
+pub fn choose<M: Copy>(
+    root_moves: &[RootMove<M>],
+    tie_break: TieBreak,
+    mistake: f64,
+    rng: &mut fastrand::Rng,
+) -> Option<Choice<M>> {
     let mut best = root_moves.first()?;
     for candidate in root_moves {
         if candidate.score > best.score {

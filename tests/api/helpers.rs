@@ -19,12 +19,8 @@ pub struct TestResponse {
 impl TestResponse {
     /// The body parsed as JSON; panics with the body text when it is not JSON.
     pub fn json(&self) -> Value {
-        serde_json::from_slice(&self.body).unwrap_or_else(|e| {
-            panic!(
-                "response body is not JSON ({e}): {}",
-                String::from_utf8_lossy(&self.body)
-            )
-        })
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("response body is not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
     }
 
     /// The body as text.
@@ -34,9 +30,7 @@ impl TestResponse {
 
     /// A header value as text, if present.
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .map(|v| v.to_str().unwrap_or_default().to_owned())
+        self.headers.get(name).map(|v| v.to_str().unwrap_or_default().to_owned())
     }
 }
 
@@ -46,12 +40,7 @@ pub fn app() -> axum::Router {
 }
 
 /// Sends one request through a fresh router and collects the whole response.
-pub async fn send(
-    method: Method,
-    path: &str,
-    content_type: Option<&str>,
-    body: impl Into<Body>,
-) -> TestResponse {
+pub async fn send(method: Method, path: &str, content_type: Option<&str>, body: impl Into<Body>) -> TestResponse {
     let mut builder = Request::builder().method(method).uri(path);
     if let Some(ct) = content_type {
         builder = builder.header(header::CONTENT_TYPE, ct);
@@ -60,18 +49,8 @@ pub async fn send(
     let response = app().oneshot(request).await.expect("the router is infallible");
     let status = response.status();
     let headers = response.headers().clone();
-    let body = response
-        .into_body()
-        .collect()
-        .await
-        .expect("a readable response body")
-        .to_bytes()
-        .to_vec();
-    TestResponse {
-        status,
-        headers,
-        body,
-    }
+    let body = response.into_body().collect().await.expect("a readable response body").to_bytes().to_vec();
+    TestResponse { status, headers, body }
 }
 
 /// `GET path`.

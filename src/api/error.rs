@@ -1,0 +1,126 @@
+//! The one error type of the api layer and its JSON form.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// Everything that can go wrong with a request. Each variant's doc names
+/// its status; every one answers `{"error": {"code", "message", "field"}}`.
+#[derive(Debug)]
+pub enum ApiError {
+    /// 400: the body is not valid JSON.
+    MalformedJson(String),
+    /// 413: the body is over the configured limit.
+    PayloadTooLarge { limit: usize },
+    /// 415: the body is not declared as JSON.
+    UnsupportedMediaType(Option<String>),
+    /// 422: well-formed JSON that does not make a valid request. `code` is
+    /// one of the codes listed in openapi.yaml.
+    Invalid { code: &'static str, message: String, field: Option<String> },
+    /// 404: no such route.
+    NotFound(String),
+    /// 405: the route exists, but not for this method (named here).
+    MethodNotAllowed(String),
+    /// 503: every search slot is busy and the queue is full.
+    Overloaded,
+    /// 503: the request took longer than the configured timeout.
+    Timeout { limit_ms: u64 },
+    /// 500: a bug. The detail goes to the log, never to the client.
+    Internal(String),
+}
+
+impl ApiError {
+    /// A 422 error.
+    pub fn invalid(code: &'static str, field: impl Into<Option<String>>, message: impl Into<String>) -> Self {
+        ApiError::Invalid { code, message: message.into(), field: field.into() }
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            ApiError::MalformedJson(_) => StatusCode::BAD_REQUEST,
+            ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Overloaded | ApiError::Timeout { .. } => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::MalformedJson(_) => "malformed_json",
+            ApiError::PayloadTooLarge { .. } => "payload_too_large",
+            ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
+            ApiError::Invalid { code, .. } => code,
+            ApiError::NotFound(_) => "not_found",
+            ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::Overloaded => "overloaded",
+            ApiError::Timeout { .. } => "timeout",
+            ApiError::Internal(_) => "internal",
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            ApiError::MalformedJson(detail) => format!("the body is not valid JSON: {detail}"),
+            ApiError::PayloadTooLarge { limit } => {
+                format!("the body is larger than {limit} bytes, the most this service accepts")
+            }
+            ApiError::UnsupportedMediaType(Some(found)) => {
+                format!("the body must be JSON, sent with Content-Type: application/json (found {found:?})")
+            }
+            ApiError::UnsupportedMediaType(None) => {
+                "the body must be JSON, sent with Content-Type: application/json (no Content-Type was given)".into()
+            }
+            ApiError::Invalid { message, .. } => message.clone(),
+            ApiError::NotFound(path) => {
+                format!("no route {path:?}: POST /best-move finds a move; GET /openapi.yaml describes the API")
+            }
+            ApiError::MethodNotAllowed(method) => {
+                format!("this route does not answer {method}: the Allow header lists the methods it does")
+            }
+            ApiError::Overloaded => "every search slot is busy and the queue is full: retry in a moment".into(),
+            ApiError::Timeout { limit_ms } => format!("the request took longer than {limit_ms} ms and was abandoned"),
+            ApiError::Internal(_) => "an internal error occurred; it has been logged".into(),
+        }
+    }
+
+    fn field(&self) -> Option<&str> {
+        match self {
+            ApiError::Invalid { field, .. } => field.as_deref(),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Envelope<'a> {
+    error: Body<'a>,
+}
+
+#[derive(Serialize)]
+struct Body<'a> {
+    code: &'a str,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        if let ApiError::Internal(detail) = &self {
+            tracing::error!(%detail, "internal error");
+        }
+        let status = self.status();
+        let body = Envelope { error: Body { code: self.code(), message: self.message(), field: self.field() } };
+        let mut response = (status, axum::Json(body)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        response
+    }
+}

@@ -1,0 +1,92 @@
+//! Prometheus metrics, served at `GET /metrics` in the OpenMetrics text format.
+
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+/// Labels of a finished request.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RequestLabels {
+    /// The matched route (`/best-move`), or `unmatched`: never the raw path,
+    /// which would let clients create any number of series.
+    pub route: String,
+    /// The HTTP method.
+    pub method: String,
+    /// The response status.
+    pub status: u16,
+}
+
+/// Labels of a latency observation.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RouteLabels {
+    /// The matched route, as in [`RequestLabels::route`].
+    pub route: String,
+}
+
+/// Labels of searched nodes.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct AlgorithmLabels {
+    /// `minimax` or `alphabeta`.
+    pub algorithm: &'static str,
+}
+
+fn latency_histogram() -> Histogram {
+    // 50 µs to about 13 s.
+    Histogram::new(exponential_buckets(0.000_05, 2.0, 19))
+}
+
+/// Every metric the service exports.
+pub struct Metrics {
+    registry: Registry,
+    /// Requests by route, method and status.
+    pub requests: Family<RequestLabels, Counter>,
+    /// Request latency by route, in seconds.
+    pub latency: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    /// Positions searched, by algorithm.
+    pub nodes: Family<AlgorithmLabels, Counter>,
+    /// Searches running now.
+    pub searches_in_flight: Gauge,
+    /// Requests turned away with 503 because every slot and the queue were full.
+    pub shed: Counter,
+}
+
+impl Metrics {
+    /// Creates and registers the metrics.
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("bestmove");
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+            latency_histogram as fn() -> Histogram,
+        );
+        let nodes = Family::<AlgorithmLabels, Counter>::default();
+        let searches_in_flight = Gauge::default();
+        let shed = Counter::default();
+        registry.register("http_requests", "HTTP requests by route, method and status", requests.clone());
+        registry.register("http_request_duration_seconds", "HTTP request latency by route", latency.clone());
+        registry.register("search_nodes", "Positions searched, by algorithm", nodes.clone());
+        registry.register("searches_in_flight", "Searches running now", searches_in_flight.clone());
+        registry.register(
+            "requests_shed",
+            "Requests answered 503 because the service was at its search limit",
+            shed.clone(),
+        );
+        Metrics { registry, requests, latency, nodes, searches_in_flight, shed }
+    }
+
+    /// The metrics in the OpenMetrics text format.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}

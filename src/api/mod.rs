@@ -1,0 +1,322 @@
+//! The HTTP layer: routes, the handlers, and the middleware every request
+//! passes through (request ids, logs, metrics, CORS, timeouts).
+//!
+//! [`app`] builds the whole service as an axum [`Router`], so tests drive it
+//! with `tower::ServiceExt::oneshot` and no socket.
+
+mod answer;
+mod error;
+mod metrics;
+mod request;
+
+pub use answer::Answer;
+pub use error::ApiError;
+pub use metrics::Metrics;
+pub use request::SearchRequest;
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use tokio::sync::Semaphore;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+
+use crate::config::Config;
+use crate::games::tree::TreeLimits;
+use metrics::{AlgorithmLabels, RequestLabels, RouteLabels};
+
+/// The OpenAPI description of this service, served as is.
+pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+/// The playable page.
+const INDEX_HTML: &str = include_str!("../web/index.html");
+/// The request id header, accepted from clients and echoed back.
+pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Bodies up to this size are parsed on the async worker; larger ones are
+/// parsed on the blocking pool along with their search.
+const INLINE_PARSE_BYTES: usize = 16 * 1024;
+
+/// Shared by every request.
+pub struct AppState {
+    config: Config,
+    tree_limits: TreeLimits,
+    /// One permit per search allowed to run at once.
+    slots: Arc<Semaphore>,
+    /// Searches running or waiting for a slot.
+    admitted: AtomicUsize,
+    ready: AtomicBool,
+    /// The service's metrics.
+    pub metrics: Metrics,
+}
+
+impl AppState {
+    /// State for a service with this configuration.
+    pub fn new(config: Config) -> Self {
+        AppState {
+            tree_limits: TreeLimits { max_nodes: config.max_tree_nodes, max_depth: config.max_tree_depth },
+            slots: Arc::new(Semaphore::new(config.search_slots())),
+            admitted: AtomicUsize::new(0),
+            ready: AtomicBool::new(true),
+            metrics: Metrics::new(),
+            config,
+        }
+    }
+
+    /// Marks the service as draining: `/readyz` answers 503 from now on.
+    pub fn begin_shutdown(&self) {
+        self.ready.store(false, Ordering::SeqCst);
+    }
+
+    fn timeout(&self) -> Duration {
+        Duration::from_millis(self.config.request_timeout_ms)
+    }
+}
+
+/// The service with this configuration.
+pub fn app(config: Config) -> Router {
+    router(Arc::new(AppState::new(config)))
+}
+
+/// The service over shared state (which the caller keeps, to drain it on
+/// shutdown).
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(index))
+        .route("/best-move", post(best_move))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/openapi.yaml", get(openapi))
+        .route("/metrics", get(metrics_text))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
+        .layer(middleware::from_fn(json_method_not_allowed))
+        .layer(cors(&state.config))
+        .layer(middleware::from_fn_with_state(state.clone(), observe))
+        .with_state(state)
+}
+
+fn cors(config: &Config) -> CorsLayer {
+    let origins = config.cors_origins.trim();
+    let allow = if origins == "*" {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.split(',').filter_map(|o| HeaderValue::from_str(o.trim()).ok()))
+    };
+    CorsLayer::new()
+        .allow_origin(allow)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, X_REQUEST_ID.clone()])
+        .expose_headers([X_REQUEST_ID.clone(), header::RETRY_AFTER])
+        .max_age(Duration::from_secs(3600))
+}
+
+/// Every request: a request id (the client's, or a new one), a time limit,
+/// one log line, and the request metrics.
+async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |p| p.as_str()).to_owned();
+    let request_id = request
+        .headers()
+        .get(&X_REQUEST_ID)
+        .filter(|v| (1..=128).contains(&v.len()) && v.as_bytes().iter().all(|b| b.is_ascii_graphic()))
+        .cloned()
+        .unwrap_or_else(|| {
+            HeaderValue::from_str(&format!("{:016x}", fastrand::u64(..))).expect("hex is a valid header")
+        });
+    request.headers_mut().insert(X_REQUEST_ID.clone(), request_id.clone());
+
+    // The handler bounds its own search; this bounds everything else, such
+    // as a client that sends its body too slowly.
+    let limit = state.timeout() + Duration::from_millis(500);
+    let mut response = match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout { limit_ms: state.config.request_timeout_ms }.into_response(),
+    };
+    response.headers_mut().insert(X_REQUEST_ID.clone(), request_id.clone());
+
+    let status = response.status();
+    let elapsed = started.elapsed();
+    let metrics = &state.metrics;
+    metrics
+        .requests
+        .get_or_create(&RequestLabels { route: route.clone(), method: method.to_string(), status: status.as_u16() })
+        .inc();
+    metrics.latency.get_or_create(&RouteLabels { route }).observe(elapsed.as_secs_f64());
+    tracing::info!(
+        method = %method,
+        path = %path,
+        status = status.as_u16(),
+        latency_us = elapsed.as_micros() as u64,
+        request_id = request_id.to_str().unwrap_or(""),
+        "request"
+    );
+    response
+}
+
+/// axum answers a wrong method with an empty 405; give it the JSON error
+/// body every other error has. axum adds the `Allow` header afterwards.
+async fn json_method_not_allowed(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    if response.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return response;
+    }
+    ApiError::MethodNotAllowed(method.to_string()).into_response()
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::NotFound(request.uri().path().chars().take(200).collect())
+}
+
+async fn index() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX_HTML)
+}
+
+async fn healthz() -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
+}
+
+async fn readyz(State(state): State<Arc<AppState>>) -> Response {
+    if state.ready.load(Ordering::SeqCst) {
+        Json(serde_json::json!({ "status": "ready" })).into_response()
+    } else {
+        (StatusCode::SERVICE_UNAVAILABLE, Json(serde_json::json!({ "status": "shutting_down" }))).into_response()
+    }
+}
+
+async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
+}
+
+async fn metrics_text(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")], state.metrics.render())
+}
+
+/// `POST /best-move`.
+async fn best_move(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    require_json(&headers)?;
+    let body = body.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge { limit: state.config.max_body_bytes },
+        _ => ApiError::MalformedJson(rejection.body_text()),
+    })?;
+
+    if body.len() <= INLINE_PARSE_BYTES {
+        let request = SearchRequest::parse(&body, state.tree_limits)?;
+        if request.work_estimate() <= state.config.inline_max_nodes {
+            // Cheaper to search right here than to hand it to another thread.
+            return search(&state, &request, &AtomicBool::new(false));
+        }
+        let worker = state.clone();
+        return run_blocking(&state, move |cancel| search(&worker, &request, cancel)).await;
+    }
+    let worker = state.clone();
+    run_blocking(&state, move |cancel| {
+        let request = SearchRequest::parse(&body, worker.tree_limits)?;
+        search(&worker, &request, cancel)
+    })
+    .await
+}
+
+/// The body must be declared as JSON: `application/json` or `application/*+json`.
+fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else {
+        return Err(ApiError::UnsupportedMediaType(None));
+    };
+    let text = value.to_str().unwrap_or("");
+    let essence = text.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let is_json = essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"));
+    if is_json {
+        Ok(())
+    } else {
+        Err(ApiError::UnsupportedMediaType(Some(text.chars().take(100).collect())))
+    }
+}
+
+/// Both searches, counted in the metrics, serialized to a JSON response.
+fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Result<Response, ApiError> {
+    let answer =
+        answer::answer(request, cancel).map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
+    let nodes = &state.metrics.nodes;
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
+    let body = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
+}
+
+/// Runs `work` on the blocking pool once a search slot is free.
+///
+/// At most `search_slots` run at once and `search_queue` more may wait;
+/// beyond that the answer is 503 at once, so memory and latency stay
+/// bounded under any load. Past the request timeout the work is told to
+/// stop and the answer is 503.
+async fn run_blocking<F>(state: &Arc<AppState>, work: F) -> Result<Response, ApiError>
+where
+    F: FnOnce(&AtomicBool) -> Result<Response, ApiError> + Send + 'static,
+{
+    let deadline = tokio::time::Instant::now() + state.timeout();
+    let capacity = state.config.search_slots() + state.config.search_queue;
+    let _admission = Admission::try_new(&state.admitted, capacity).ok_or_else(|| {
+        state.metrics.shed.inc();
+        ApiError::Overloaded
+    })?;
+    let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
+    let permit = tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned())
+        .await
+        .map_err(|_| timeout())?
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let worker = state.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        // The slot is held until the work really ends, even if the request
+        // has already been answered with a timeout.
+        let _permit = permit;
+        worker.metrics.searches_in_flight.inc();
+        let result = work(&flag);
+        worker.metrics.searches_in_flight.dec();
+        result
+    });
+    match tokio::time::timeout_at(deadline, task).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(join_error)) => Err(ApiError::Internal(join_error.to_string())),
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            Err(timeout())
+        }
+    }
+}
+
+/// A place among the searches running or waiting; given back on drop.
+struct Admission<'a>(&'a AtomicUsize);
+
+impl<'a> Admission<'a> {
+    fn try_new(counter: &'a AtomicUsize, capacity: usize) -> Option<Self> {
+        let previous = counter.fetch_add(1, Ordering::AcqRel);
+        if previous >= capacity {
+            counter.fetch_sub(1, Ordering::AcqRel);
+            return None;
+        }
+        Some(Admission(counter))
+    }
+}
+
+impl Drop for Admission<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}

@@ -1,0 +1,290 @@
+//! `POST /best-move` bodies: read once, at the boundary, into a
+//! [`SearchRequest`] that can only hold a valid position and valid options.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use super::error::ApiError;
+use crate::games::tictactoe::{self, BoardError, Player, Position};
+use crate::games::tree::{Tree, TreeError, TreeLimits};
+use crate::search::TieBreak;
+
+/// The keys a request may have.
+const FIELDS: [&str; 8] = ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake"];
+
+/// What to search.
+#[derive(Debug)]
+pub enum GameInput {
+    /// A tic-tac-toe position.
+    Board(Position),
+    /// A game tree, and whether its root maximizes the leaf values.
+    Tree { tree: Tree, maximizing: bool },
+}
+
+/// A validated request.
+#[derive(Debug)]
+pub struct SearchRequest {
+    /// The position.
+    pub game: GameInput,
+    /// Plies to look ahead; `None` for the whole game.
+    pub max_depth: Option<u32>,
+    /// How to choose among equally good moves.
+    pub tie_break: TieBreak,
+    /// Seed for every random choice (given, or drawn for this request).
+    pub seed: u64,
+    /// Probability of answering a random legal move.
+    pub mistake: f64,
+}
+
+impl SearchRequest {
+    /// An upper bound on the nodes plain minimax will visit, to decide
+    /// whether the search is cheap enough to run inline.
+    pub fn work_estimate(&self) -> u64 {
+        match &self.game {
+            GameInput::Tree { tree, .. } => tree.len() as u64,
+            GameInput::Board(position) => {
+                // Sum over the depth of the falling factorials of the empty
+                // cells: the size of the full game tree, ignoring early wins.
+                let empty = position.legal_moves().len() as u64;
+                let (mut total, mut layer) = (1u64, 1u64);
+                for k in 0..empty {
+                    layer *= empty - k;
+                    total += layer;
+                }
+                total
+            }
+        }
+    }
+
+    /// Reads a request body (already known to be declared as JSON).
+    pub fn parse(body: &[u8], limits: TreeLimits) -> Result<SearchRequest, ApiError> {
+        let text = std::str::from_utf8(body)
+            .map_err(|e| ApiError::MalformedJson(format!("the body is not UTF-8 text ({e})")))?;
+        // Values are kept as raw text: a deeply nested tree is skipped here
+        // without recursion and read by the tree's own iterative parser.
+        let fields: Fields<'_> = serde_json::from_str(text).map_err(|e| match e.classify() {
+            // Not an object, but is it JSON at all? (Skipping a value is
+            // iterative in serde_json, so any depth is safe here.)
+            serde_json::error::Category::Data => match serde_json::from_str::<de::IgnoredAny>(text) {
+                Ok(_) => ApiError::invalid(
+                    "invalid_request",
+                    None,
+                    "the body must be a JSON object, such as {\"board\": \".........\"}",
+                ),
+                Err(syntax) => ApiError::MalformedJson(syntax.to_string()),
+            },
+            _ => ApiError::MalformedJson(e.to_string()),
+        })?;
+
+        let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+        for (key, value) in &fields.0 {
+            let Some(slot) = FIELDS.iter().position(|f| f == key) else {
+                return Err(unknown_field(key));
+            };
+            if raw[slot].is_some() {
+                return Err(ApiError::invalid(
+                    "invalid_request",
+                    key.to_string(),
+                    format!("{key:?} appears more than once"),
+                ));
+            }
+            // An explicit null means the same as leaving the key out.
+            if value.get() != "null" {
+                raw[slot] = Some(value);
+            }
+        }
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake] = raw;
+
+        let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
+            .map(|d| match u32::try_from(d) {
+                Ok(d) if d >= 1 => Ok(d),
+                _ => Err(ApiError::invalid(
+                    "invalid_option",
+                    "max_depth".to_string(),
+                    format!("max_depth must be an integer from 1 to {}, not {d}", u32::MAX),
+                )),
+            })
+            .transpose()?;
+        let tie_break = match option::<String>(tie_break, "tie_break", "\"first\" or \"random\"")?.as_deref() {
+            None | Some("first") => TieBreak::First,
+            Some("random") => TieBreak::Random,
+            Some(other) => {
+                return Err(ApiError::invalid(
+                    "invalid_option",
+                    "tie_break".to_string(),
+                    format!("tie_break must be \"first\" or \"random\", not {other:?}"),
+                ))
+            }
+        };
+        let seed = option::<u64>(seed, "seed", "an integer from 0 to 18446744073709551615")?
+            .unwrap_or_else(|| fastrand::u64(..));
+        let mistake = option::<f64>(mistake, "mistake", "a number from 0 to 1")?.unwrap_or(0.0);
+        if !(0.0..=1.0).contains(&mistake) {
+            return Err(ApiError::invalid(
+                "invalid_option",
+                "mistake".to_string(),
+                format!("mistake is a probability: a number from 0 to 1, not {mistake}"),
+            ));
+        }
+
+        let game = match (board, tree) {
+            (Some(_), Some(_)) => {
+                return Err(ApiError::invalid(
+                    "invalid_request",
+                    None,
+                    "send either \"board\" (tic-tac-toe) or \"tree\" (a game tree), not both",
+                ))
+            }
+            (None, None) => {
+                return Err(ApiError::invalid(
+                    "invalid_request",
+                    None,
+                    "the body needs \"board\" (tic-tac-toe) or \"tree\" (a game tree)",
+                ))
+            }
+            (Some(board), None) => {
+                if maximizing.is_some() {
+                    return Err(not_for("maximizing", "trees", "for a board, to_move says whose turn it is"));
+                }
+                let to_move = option::<String>(to_move, "to_move", "\"X\" or \"O\"")?
+                    .map(|side| match side.as_str() {
+                        "X" | "x" => Ok(Player::X),
+                        "O" | "o" => Ok(Player::O),
+                        _ => Err(ApiError::invalid(
+                            "invalid_option",
+                            "to_move".to_string(),
+                            format!("to_move must be \"X\" or \"O\", not {side:?}"),
+                        )),
+                    })
+                    .transpose()?;
+                GameInput::Board(parse_board(board, to_move)?)
+            }
+            (None, Some(tree)) => {
+                if to_move.is_some() {
+                    return Err(not_for("to_move", "boards", "for a tree, maximizing says what the root wants"));
+                }
+                let maximizing = option::<bool>(maximizing, "maximizing", "true or false")?.unwrap_or(true);
+                let tree = Tree::parse(tree.get(), limits).map_err(tree_error)?;
+                if let Some(depth) = max_depth {
+                    tree.check_horizon(depth).map_err(tree_error)?;
+                }
+                GameInput::Tree { tree, maximizing }
+            }
+        };
+        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake })
+    }
+}
+
+fn parse_board(raw: &RawValue, to_move: Option<Player>) -> Result<Position, ApiError> {
+    // Boards are tiny: serde_json's own nesting limit (128) is plenty.
+    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|_| {
+        ApiError::invalid(
+            "invalid_board",
+            "board".to_string(),
+            "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells; this one is nested far too deeply",
+        )
+    })?;
+    let cells = tictactoe::cells_from_json(&value).map_err(board_error)?;
+    Position::new(cells, to_move).map_err(board_error)
+}
+
+fn board_error(error: BoardError) -> ApiError {
+    match error {
+        BoardError::Invalid { field, message } => ApiError::invalid("invalid_board", field, message),
+        BoardError::Impossible { message } => ApiError::invalid("impossible_position", "board".to_string(), message),
+        BoardError::ToMoveContradiction { message } => {
+            ApiError::invalid("impossible_position", "to_move".to_string(), message)
+        }
+    }
+}
+
+fn tree_error(error: TreeError) -> ApiError {
+    let code = match error {
+        TreeError::Invalid { .. } => "invalid_tree",
+        TreeError::TooLarge { .. } => "tree_too_large",
+        TreeError::TooDeep { .. } => "tree_too_deep",
+        TreeError::MissingValue { .. } => "missing_value",
+    };
+    ApiError::invalid(code, error.path().to_string(), error.to_string())
+}
+
+fn not_for(field: &str, kind: &str, hint: &str) -> ApiError {
+    ApiError::invalid("invalid_request", field.to_string(), format!("{field} applies to {kind} only: {hint}"))
+}
+
+/// Reads an option, naming it and what it should be when it is wrong.
+fn option<T: DeserializeOwned>(raw: Option<&RawValue>, field: &str, expected: &str) -> Result<Option<T>, ApiError> {
+    raw.map(|raw| {
+        serde_json::from_str(raw.get()).map_err(|_| {
+            ApiError::invalid(
+                "invalid_option",
+                field.to_string(),
+                format!("{field} must be {expected}, not {}", preview(raw.get())),
+            )
+        })
+    })
+    .transpose()
+}
+
+fn unknown_field(key: &str) -> ApiError {
+    let suggestion = FIELDS
+        .iter()
+        .map(|f| (edit_distance(key, f), f))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, f)| format!(" (did you mean {f:?}?)"))
+        .unwrap_or_default();
+    ApiError::invalid(
+        "unknown_field",
+        key.to_string(),
+        format!("unknown field {:?}{suggestion}; the fields are {}", preview(key), FIELDS.join(", ")),
+    )
+}
+
+/// Levenshtein distance, for "did you mean" hints on short keys.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().take(64).collect(), b.chars().collect());
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+fn preview(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// A JSON object's members in order, duplicates kept, values unparsed.
+struct Fields<'a>(Vec<(String, &'a RawValue)>);
+
+impl<'de> Deserialize<'de> for Fields<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FieldsVisitor;
+        impl<'de> Visitor<'de> for FieldsVisitor {
+            type Value = Fields<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
+                let mut fields = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    fields.push((key, map.next_value::<&'de RawValue>()?));
+                }
+                Ok(Fields(fields))
+            }
+        }
+        deserializer.deserialize_map(FieldsVisitor)
+    }
+}

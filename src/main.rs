@@ -1,0 +1,100 @@
+//! The `bestmove` binary: reads the configuration, sets up logging, and
+//! serves until Ctrl-C or SIGTERM. `bestmove healthcheck` probes a running
+//! server, for container health checks that have no curl.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use bestmove::config::{Config, LogFormat};
+use clap::{Parser, Subcommand};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tracing_subscriber::EnvFilter;
+
+/// bestmove: the best move in tic-tac-toe or any JSON game tree, by minimax
+/// and alpha-beta, over HTTP.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    config: Config,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API (the default).
+    Serve,
+    /// Exit 0 if the server on PORT at 127.0.0.1 answers /healthz with 200.
+    Healthcheck,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let config = cli.config;
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        // Searches recurse once per ply: give blocking threads room for the
+        // deepest tree the configuration allows.
+        .thread_stack_size(stack_size(config.max_tree_depth))
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("bestmove: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        Some(Command::Healthcheck) => runtime.block_on(healthcheck(config.port)),
+        Some(Command::Serve) | None => runtime.block_on(serve(config)),
+    }
+}
+
+/// 2 MiB, plus 1 KiB for every level of tree allowed.
+fn stack_size(max_tree_depth: usize) -> usize {
+    (2 << 20) + max_tree_depth.saturating_mul(1024)
+}
+
+async fn serve(config: Config) -> ExitCode {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    match config.log_format {
+        LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
+        LogFormat::Human => tracing_subscriber::fmt().with_env_filter(filter).init(),
+    }
+    let address = (config.host, config.port);
+    let listener = match TcpListener::bind(address).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::error!(%error, host = %config.host, port = config.port, "cannot listen");
+            return ExitCode::FAILURE;
+        }
+    };
+    let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "bestmove listening on http://{local}");
+    match bestmove::server::run(listener, config, bestmove::server::shutdown_signal()).await {
+        Ok(()) => {
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            tracing::error!(%error, "server error");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn healthcheck(port: u16) -> ExitCode {
+    let probe = async {
+        let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await?;
+        stream.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await?;
+        let mut head = [0u8; 12];
+        stream.read_exact(&mut head).await?;
+        Ok::<bool, std::io::Error>(head.starts_with(b"HTTP/1.1 200"))
+    };
+    match tokio::time::timeout(Duration::from_secs(3), probe).await {
+        Ok(Ok(true)) => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
+}

@@ -1,0 +1,7 @@
+//! HTTP tests through the router, no socket: one binary, with shared helpers.
+
+mod best_move;
+mod contract;
+mod helpers;
+mod robustness;
+mod service;
