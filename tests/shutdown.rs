@@ -1,0 +1,68 @@
+//! Stopping: in-flight requests finish, new connections are refused, and
+//! the process exits 0 on SIGTERM.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use bestmove::config::Config;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+const EMPTY_BOARD: &str = "POST /best-move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 22\r\nConnection: close\r\n\r\n{\"board\": \".........\"}";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_in_flight_when_the_signal_comes_still_gets_its_answer() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(bestmove::server::run(listener, Config::default(), async {
+        let _ = stopped.await;
+    }));
+
+    // Half a request, the stop signal, then the rest: the request is surely
+    // in flight when the signal comes.
+    let mut client = tokio::net::TcpStream::connect(address).await.unwrap();
+    let (head, tail) = EMPTY_BOARD.split_at(EMPTY_BOARD.len() - 10);
+    client.write_all(head.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    stop.send(()).unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    client.write_all(tail.as_bytes()).await.unwrap();
+
+    let mut response = String::new();
+    client.read_to_string(&mut response).await.unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("\"nodes\":549946"));
+    server.await.unwrap().unwrap();
+    assert!(tokio::net::TcpStream::connect(address).await.is_err(), "the listener is closed");
+}
+
+#[test]
+fn sigterm_stops_the_binary_with_exit_code_zero() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bestmove"))
+        .env("PORT", "0")
+        .env("HOST", "127.0.0.1")
+        .env("LOG_FORMAT", "json")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first: serde_json::Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    let address = first["fields"]["address"].as_str().expect("the first log line names the address").to_owned();
+
+    let mut client = TcpStream::connect(&address).unwrap();
+    client.write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    client.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"));
+
+    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(rest.iter().any(|l| l.contains("shutting down")), "{rest:?}");
+}
