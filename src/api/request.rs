@@ -119,7 +119,8 @@ impl SearchRequest {
             }
         };
         let seed = option::<u64>(seed, "seed", "an integer from 0 to 18446744073709551615")?
-            .unwrap_or_else(|| fastrand::u64(..));
+            // Drawn below 2^53, so a JavaScript client can send it back exactly.
+            .unwrap_or_else(|| fastrand::u64(..1 << 53));
         let mistake = option::<f64>(mistake, "mistake", "a number from 0 to 1")?.unwrap_or(0.0);
         if !(0.0..=1.0).contains(&mistake) {
             return Err(ApiError::invalid(
