@@ -14,13 +14,13 @@ pub use error::ApiError;
 pub use metrics::Metrics;
 pub use request::SearchRequest;
 
+use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -203,32 +203,48 @@ async fn metrics_text(State(state): State<Arc<AppState>>) -> impl IntoResponse {
 }
 
 /// `POST /best-move`.
-async fn best_move(
-    State(state): State<Arc<AppState>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    require_json(&headers)?;
-    let body = body.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge { limit: state.config.max_body_bytes },
-        _ => ApiError::MalformedJson(rejection.body_text()),
-    })?;
+///
+/// A small body is read, parsed and (if cheap) searched right here. A large
+/// one waits for a search slot before its body is even read, so at most one
+/// large body per slot is in memory at once, however many clients send them.
+async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Result<Response, ApiError> {
+    require_json(request.headers())?;
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > state.config.max_body_bytes) {
+        return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
+    }
 
-    if body.len() <= INLINE_PARSE_BYTES {
-        let request = SearchRequest::parse(&body, state.tree_limits)?;
-        if request.work_estimate() <= state.config.inline_max_nodes {
+    if declared.is_some_and(|length| length <= INLINE_PARSE_BYTES) {
+        let body = read_body(&state, request).await?;
+        let search_request = SearchRequest::parse(&body, state.tree_limits)?;
+        if search_request.work_estimate() <= state.config.inline_max_nodes {
             // Cheaper to search right here than to hand it to another thread.
-            return search(&state, &request, &AtomicBool::new(false));
+            return search(&state, &search_request, &AtomicBool::new(false));
         }
         let worker = state.clone();
-        return run_blocking(&state, move |cancel| search(&worker, &request, cancel)).await;
+        let ready = std::future::ready(Ok(search_request));
+        return run_blocking(&state, ready, move |search_request, cancel| search(&worker, &search_request, cancel))
+            .await;
     }
     let worker = state.clone();
-    run_blocking(&state, move |cancel| {
-        let request = SearchRequest::parse(&body, worker.tree_limits)?;
-        search(&worker, &request, cancel)
+    let reader = state.clone();
+    run_blocking(&state, async move { read_body(&reader, request).await }, move |body, cancel| {
+        let search_request = SearchRequest::parse(&body, worker.tree_limits)?;
+        search(&worker, &search_request, cancel)
     })
     .await
+}
+
+/// Reads the whole body, within the configured size limit.
+async fn read_body(state: &AppState, request: Request) -> Result<Bytes, ApiError> {
+    Bytes::from_request(request, &()).await.map_err(|rejection| match rejection.status() {
+        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge { limit: state.config.max_body_bytes },
+        _ => ApiError::MalformedJson(rejection.body_text()),
+    })
 }
 
 /// The body must be declared as JSON: `application/json` or `application/*+json`.
@@ -257,15 +273,21 @@ fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Res
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
 }
 
-/// Runs `work` on the blocking pool once a search slot is free.
+/// Runs `work` on the blocking pool once a search slot is free, on the
+/// `input` made ready (a body read, say) only once the slot is held.
 ///
 /// At most `search_slots` run at once and `search_queue` more may wait;
 /// beyond that the answer is 503 at once, so memory and latency stay
 /// bounded under any load. Past the request timeout the work is told to
 /// stop and the answer is 503.
-async fn run_blocking<F>(state: &Arc<AppState>, work: F) -> Result<Response, ApiError>
+async fn run_blocking<T, F>(
+    state: &Arc<AppState>,
+    input: impl Future<Output = Result<T, ApiError>>,
+    work: F,
+) -> Result<Response, ApiError>
 where
-    F: FnOnce(&AtomicBool) -> Result<Response, ApiError> + Send + 'static,
+    T: Send + 'static,
+    F: FnOnce(T, &AtomicBool) -> Result<Response, ApiError> + Send + 'static,
 {
     let deadline = tokio::time::Instant::now() + state.timeout();
     let capacity = state.config.search_slots() + state.config.search_queue;
@@ -278,6 +300,7 @@ where
         .await
         .map_err(|_| timeout())?
         .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let input = tokio::time::timeout_at(deadline, input).await.map_err(|_| timeout())??;
 
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
@@ -287,7 +310,7 @@ where
         // has already been answered with a timeout.
         let _permit = permit;
         worker.metrics.searches_in_flight.inc();
-        let result = work(&flag);
+        let result = work(input, &flag);
         worker.metrics.searches_in_flight.dec();
         result
     });

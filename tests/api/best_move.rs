@@ -304,3 +304,33 @@ async fn malformed_and_undeclared_bodies_get_400_and_415() {
         send(Method::POST, "/best-move", Some("application/json; charset=utf-8"), r#"{"board": "........."}"#).await;
     assert_eq!(charset.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_streamed_body_without_a_length_is_held_to_the_same_limit() {
+    use axum::body::Body;
+    let chunk = axum::body::Bytes::from("1,".repeat(1024 * 1024));
+    let mut chunks: Vec<Result<axum::body::Bytes, std::io::Error>> = vec![Ok(axum::body::Bytes::from(r#"{"tree": ["#))];
+    chunks.extend((0..9).map(|_| Ok(chunk.clone())));
+    chunks.push(Ok(axum::body::Bytes::from("1]}")));
+    let over =
+        send(Method::POST, "/best-move", Some("application/json"), Body::from_stream(futures_stream(chunks))).await;
+    assert_eq!(over.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", over.text());
+    let small: Vec<Result<axum::body::Bytes, std::io::Error>> =
+        vec![Ok(axum::body::Bytes::from(r#"{"tree": [3, "#)), Ok(axum::body::Bytes::from("4]}"))];
+    let under =
+        send(Method::POST, "/best-move", Some("application/json"), Body::from_stream(futures_stream(small))).await;
+    assert_eq!(under.status, StatusCode::OK, "{}", under.text());
+    assert_eq!(under.json()["best_move"], 1);
+}
+
+/// A stream over a list of chunks, without a known length.
+fn futures_stream<T: Send + Unpin + 'static>(items: Vec<T>) -> impl futures_core::Stream<Item = T> + Send + 'static {
+    struct Chunks<T>(std::collections::VecDeque<T>);
+    impl<T: Unpin> futures_core::Stream for Chunks<T> {
+        type Item = T;
+        fn poll_next(mut self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> std::task::Poll<Option<T>> {
+            std::task::Poll::Ready(self.0.pop_front())
+        }
+    }
+    Chunks(items.into())
+}
