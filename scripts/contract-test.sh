@@ -6,8 +6,10 @@
 # types, headers, bodies, 405 + Allow on undeclared methods, invalid data
 # rejected, valid data accepted).
 #
-# Usage: scripts/contract-test.sh            (from anywhere in the repo)
-# Knobs (env): CONTRACT_MAX_EXAMPLES (default 200 per operation),
+# Usage: scripts/contract-test.sh [SCHEMATHESIS_RUN_ARGS...]
+#        (from anywhere in the repo; extra arguments go to `schemathesis run`,
+#        e.g. `--report har --report-dir target/contract-report`)
+# Knobs (env): CONTRACT_MAX_EXAMPLES (default 1000 per operation),
 #              CONTRACT_SEED (default 20240601, fixed so CI runs are
 #              reproducible; set another to explore), CONTRACT_WORKERS (2).
 # Needs: cargo, python3 with venv, and PyPI reachable on the first run
@@ -19,12 +21,14 @@ cd "$ROOT"
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=$ROOT/target/contract-venv
-MAX_EXAMPLES=${CONTRACT_MAX_EXAMPLES:-200}
+MAX_EXAMPLES=${CONTRACT_MAX_EXAMPLES:-1000}
 SEED=${CONTRACT_SEED:-20240601}
 WORKERS=${CONTRACT_WORKERS:-2}
 LOG=$ROOT/target/contract-server.log
 CONFIG=$ROOT/target/contract-schemathesis.toml
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PYTHONUNBUFFERED=1
+# Hypothesis (under schemathesis) keeps its state here, not in the work tree.
+export HYPOTHESIS_STORAGE_DIRECTORY=$ROOT/target/contract-hypothesis
 
 t() { echo "[$(date +%T)] $*"; }
 
@@ -44,7 +48,7 @@ fi
 PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BASE=http://127.0.0.1:$PORT
 t "starting target/release/bestmove on $BASE (log: $LOG)"
-HOST=127.0.0.1 PORT=$PORT target/release/bestmove >"$LOG" 2>&1 &
+HOST=127.0.0.1 PORT=$PORT LOG_FORMAT=json target/release/bestmove >"$LOG" 2>&1 &
 SERVER_PID=$!
 
 cleanup() {
@@ -57,7 +61,7 @@ cleanup() {
   wait "$SERVER_PID" 2>/dev/null || true
   if [[ $status -ne 0 ]]; then
     echo "---- last lines of the server log ($LOG) ----" >&2
-    tail -n 40 "$LOG" >&2 || true
+    tail -n 20 "$LOG" >&2 || true
   fi
   exit "$status"
 }
@@ -101,7 +105,8 @@ t "schemathesis: all checks, at most $MAX_EXAMPLES examples per operation, seed 
   --workers "$WORKERS" \
   --generation-database none \
   --request-timeout 30 \
-  --no-color
+  --no-color \
+  "$@"
 
 if ! kill -0 "$SERVER_PID" 2>/dev/null; then
   echo "FAIL: the server died during the run" >&2
