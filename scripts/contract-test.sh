@@ -77,6 +77,9 @@ for _ in $(seq 100); do
 done
 [[ -n $ready ]] || { echo "FAIL: no answer from $BASE/healthz within 10 s" >&2; exit 1; }
 t "server ready: $(curl -fsS "$BASE/healthz")"
+# The container's HEALTHCHECK runs this subcommand; it must agree with /healthz.
+PORT=$PORT target/release/bestmove healthcheck \
+  || { echo "FAIL: \`bestmove healthcheck\` failed against a healthy server" >&2; exit 1; }
 
 # ---- 4. schemathesis -------------------------------------------------------------
 # A well-formed /best-move request may still be refused with 422: the schema
