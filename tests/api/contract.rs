@@ -180,7 +180,22 @@ async fn answer_to_example(name: &str, body: &Value) -> Value {
     let what = format!("the answer to example `{name}` ({body})");
     assert_eq!(response.status, StatusCode::OK, "{what} has status {}: {}", response.status, response.text());
     let pointer = documented_response("/best-move", "post", response.status);
-    assert_conforms(&response, &pointer, &what)
+    let answer = assert_conforms(&response, &pointer, &what);
+    // What a schema cannot say: moves come once each, ascending, and the
+    // answered move is one of them.
+    let moves: Vec<u64> = answer["moves"]
+        .as_array()
+        .expect("moves is an array")
+        .iter()
+        .map(|m| m["move"].as_u64().expect("a move is an index"))
+        .collect();
+    assert!(moves.windows(2).all(|w| w[0] < w[1]), "{what}: moves are not strictly ascending: {moves:?}");
+    if let Some(best) = answer["best_move"].as_u64() {
+        assert!(moves.contains(&best), "{what}: best_move {best} is not among the moves {moves:?}");
+    } else {
+        assert!(moves.is_empty(), "{what}: no best_move, yet moves {moves:?}");
+    }
+    answer
 }
 
 /// Checks that an answer of `POST /best-move` refuses the request with
