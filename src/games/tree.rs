@@ -148,18 +148,13 @@ impl Tree {
     /// position where it stops: each inner node exactly `max_depth` edges
     /// below the root needs a `value`.
     pub fn check_horizon(&self, max_depth: u32) -> Result<(), TreeError> {
-        // Depth-first with an explicit stack of (node, depth, child index on
-        // the path), so the path to an offending node can be named.
-        let mut stack = vec![(self.root, 0u32, 0u32)];
-        let mut path: Vec<(u32, u32)> = Vec::new(); // (parent, child index)
-        while let Some((node, depth, index)) = stack.pop() {
-            path.truncate(depth.saturating_sub(1) as usize);
+        // Depth-first with an explicit stack of (node, depth, parent, index
+        // in the parent); `path` holds the (parent, index) steps to the node.
+        let mut stack = vec![(self.root, 0u32, self.root, 0u32)];
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        while let Some((node, depth, parent, index)) = stack.pop() {
             if depth > 0 {
-                let parent = if depth == 1 {
-                    self.root
-                } else {
-                    path.last().map_or(self.root, |&(p, i)| self.kids[(self.nodes[p as usize].first + i) as usize])
-                };
+                path.truncate(depth as usize - 1);
                 path.push((parent, index));
             }
             let n = self.nodes[node as usize];
@@ -173,7 +168,7 @@ impl Tree {
                 continue;
             }
             for i in (0..n.len).rev() {
-                stack.push((self.kids[(n.first + i) as usize], depth + 1, i));
+                stack.push((self.kids[(n.first + i) as usize], depth + 1, node, i));
             }
         }
         Ok(())
