@@ -326,6 +326,11 @@ impl Game for TicTacToe {
     fn max_plies_hint(&self) -> usize {
         (FULL & !(self.me | self.opp)).count_ones() as usize
     }
+
+    /// Values are -1, 0 and +1.
+    fn small_values(&self) -> bool {
+        true
+    }
 }
 
 /// Reads a board from JSON: a 9-character string, an array of 9 cells, or 3

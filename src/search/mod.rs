@@ -6,10 +6,13 @@
 //! a parent's score is the negation of its best child's.
 
 mod choose;
+mod lines;
 mod score;
 
 pub use choose::{choose, Choice, TieBreak};
+use lines::Lines;
 pub use score::Score;
+use score::{Packed, SmallScore};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -52,6 +55,14 @@ pub trait Game: Clone {
     fn max_plies_hint(&self) -> usize {
         16
     }
+
+    /// True when every value anywhere below this position lies within
+    /// `-(2^31 - 1) ..= 2^31 - 1`. The search then packs its scores into 64
+    /// bits instead of 128, which is faster; a game that says so wrongly gets
+    /// wrong scores, so the default is false.
+    fn small_values(&self) -> bool {
+        false
+    }
 }
 
 /// How far and how long a search may go.
@@ -59,8 +70,9 @@ pub trait Game: Clone {
 pub struct Limits<'a> {
     /// Plies to look ahead (at least 1); `None` searches every line to its end.
     pub max_depth: Option<u32>,
-    /// Set from another thread to abandon the search; checked every few
-    /// thousand nodes, so an abandoned search stops within microseconds.
+    /// Set from another thread to abandon the search; checked on entering a
+    /// position with moves once some sixteen thousand nodes have passed since
+    /// the last look, so an abandoned search stops within microseconds.
     pub cancel: Option<&'a AtomicBool>,
 }
 
@@ -103,77 +115,69 @@ pub struct Cancelled;
 /// the root (down to the depth limit) and returns the exact score of every
 /// root move.
 pub fn minimax<G: Game>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
-    Searcher::new(root, limits).run(root, false)
+    search::<G, false>(root, limits)
 }
 
 /// Alpha-beta: the same score and best move as [`minimax`], found by skipping
 /// lines that cannot change the result, so it never visits more positions.
 pub fn alpha_beta<G: Game>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
-    Searcher::new(root, limits).run(root, true)
+    search::<G, true>(root, limits)
 }
 
-/// Nodes between two looks at the cancel flag (a power of two, minus one).
-const CANCEL_CHECK_MASK: u64 = (1 << 14) - 1;
+fn search<G: Game, const PRUNE: bool>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
+    if root.small_values() {
+        Searcher::new(root, limits).run::<G, SmallScore, PRUNE>(root)
+    } else {
+        Searcher::new(root, limits).run::<G, Score, PRUNE>(root)
+    }
+}
+
+/// Nodes between two looks at the cancel flag.
+const CANCEL_CHECK_INTERVAL: u64 = 1 << 14;
 
 /// One search's working state.
-///
-/// Principal variations are kept without copying: `plies[p].line` holds the
-/// line a node at ply `p` reports to its parent, `plies[p].best` the line of
-/// that node's best child so far, both stored leaf first. A new best child is
-/// recorded by swapping two buffers, and a finished node appends its move: O(1)
-/// per node, however deep the tree.
 struct Searcher<'a, M> {
+    /// Positions visited, except the children of the nodes still open.
     nodes: u64,
+    /// When `nodes` reaches this, look at the cancel flag.
+    next_check: u64,
     cut: bool,
     cancelled: bool,
-    depth: u32,
+    /// The depth limit: the ply at which lines are cut.
+    depth: usize,
     cancel: Option<&'a AtomicBool>,
-    plies: Vec<Lines<M>>,
+    lines: Lines<M>,
     root_moves: Vec<RootMove<M>>,
-}
-
-/// The two line buffers of one ply.
-struct Lines<M> {
-    line: Vec<M>,
-    best: Vec<M>,
-}
-
-impl<M> Lines<M> {
-    fn with_capacity(capacity: usize) -> Self {
-        Lines { line: Vec::with_capacity(capacity), best: Vec::with_capacity(capacity) }
-    }
 }
 
 impl<'a, M: Copy> Searcher<'a, M> {
     fn new<G: Game<Move = M>>(root: &G, limits: Limits<'a>) -> Self {
         // A depth of 0 would leave nothing to search: one ply is the least.
-        let depth = limits.max_depth.map_or(u32::MAX, |d| d.max(1));
-        let plies = root.max_plies_hint().min(depth as usize) + 2;
+        let depth = limits.max_depth.map_or(usize::MAX, |d| d.max(1) as usize);
+        let plies = root.max_plies_hint().min(depth) + 2;
         Searcher {
             nodes: 0,
+            next_check: CANCEL_CHECK_INTERVAL,
             cut: false,
             cancelled: false,
             depth,
             cancel: limits.cancel,
-            plies: (0..plies).map(|_| Lines::with_capacity(plies)).collect(),
+            lines: Lines::new(plies),
             root_moves: Vec::new(),
         }
     }
 
-    fn run<G: Game<Move = M>>(mut self, root: &G, pruned: bool) -> Result<SearchResult<M>, Cancelled> {
+    fn run<G: Game<Move = M>, S: Packed, const PRUNE: bool>(mut self, root: &G) -> Result<SearchResult<M>, Cancelled> {
         let started = Instant::now();
-        self.visit();
-        let (alpha, beta) = (-Score::INFINITY, Score::INFINITY);
-        let score = match self.leaf(root, self.depth) {
+        self.nodes = 1;
+        let score = match self.leaf(root, 0) {
             Some(value) => Score::new(value, 0),
-            None if pruned => self.node::<G, true, false>(root, self.depth, 0, alpha, beta),
-            None => self.node::<G, false, true>(root, self.depth, 0, alpha, beta),
+            None => self.node::<G, S, PRUNE, true>(root, 0, -S::INFINITY, S::INFINITY).score(),
         };
         if self.cancelled {
             return Err(Cancelled);
         }
-        let mut principal_variation = std::mem::take(&mut self.plies[0].line);
-        principal_variation.reverse();
+        let principal_variation = self.lines.root();
         Ok(SearchResult {
             best_move: principal_variation.first().copied(),
             score,
@@ -185,26 +189,29 @@ impl<'a, M: Copy> Searcher<'a, M> {
         })
     }
 
-    /// Counts a visit, and now and then looks whether the search was called off.
+    /// True when the search was called off. Looks at the flag only now and
+    /// then; once called off, it says so to every node, which returns at once.
     #[inline(always)]
-    fn visit(&mut self) {
-        self.nodes += 1;
-        if self.nodes & CANCEL_CHECK_MASK == 0 {
-            if let Some(flag) = self.cancel {
-                if flag.load(Ordering::Relaxed) {
-                    self.cancelled = true;
-                }
-            }
+    fn stopped(&mut self) -> bool {
+        self.nodes >= self.next_check && self.poll()
+    }
+
+    #[cold]
+    fn poll(&mut self) -> bool {
+        if !self.cancelled && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            self.cancelled = true;
         }
+        self.next_check = if self.cancelled { 0 } else { self.nodes + CANCEL_CHECK_INTERVAL };
+        self.cancelled
     }
 
     /// The value of a position where the search stops (the game is over, or
-    /// the depth limit is reached), or `None` if it goes on.
+    /// the depth limit is reached at `ply`), or `None` if it goes on.
     #[inline(always)]
-    fn leaf<G: Game<Move = M>>(&mut self, pos: &G, depth: u32) -> Option<i64> {
+    fn leaf<G: Game<Move = M>>(&mut self, pos: &G, ply: usize) -> Option<i64> {
         match pos.outcome() {
             Some(value) => Some(value),
-            None if depth == 0 => {
+            None if ply == self.depth => {
                 self.cut = true;
                 Some(pos.evaluate())
             }
@@ -216,43 +223,40 @@ impl<'a, M: Copy> Searcher<'a, M> {
     /// has visited it and checked). One body serves both algorithms:
     /// `PRUNE` turns plain negamax into fail-soft alpha-beta, and `ROOT`
     /// records every root move's score.
-    fn node<G: Game<Move = M>, const PRUNE: bool, const ROOT: bool>(
+    fn node<G: Game<Move = M>, S: Packed, const PRUNE: bool, const ROOT: bool>(
         &mut self,
         pos: &G,
-        depth: u32,
         ply: usize,
-        mut alpha: Score,
-        beta: Score,
-    ) -> Score {
-        if ply + 1 >= self.plies.len() {
-            self.plies.resize_with(ply + 2, || Lines::with_capacity(0));
+        mut alpha: S,
+        beta: S,
+    ) -> S {
+        if self.stopped() {
+            // The result is thrown away: any score will do.
+            return -S::INFINITY;
         }
-        let mut best = -Score::INFINITY;
-        let mut best_move = None;
+        self.lines.open(ply);
+        let mut best = -S::INFINITY;
+        // Children are counted here and added once, when this node is done.
+        let mut children = 0;
         for mv in pos.moves() {
-            if self.cancelled {
-                break;
-            }
             // Children that end the search are scored here, without a call:
             // nearly half of all positions are such leaves.
             let child = pos.play(mv);
-            self.visit();
-            let (score, leaf) = match self.leaf(&child, depth - 1) {
-                Some(value) => (-Score::new(value, ply as u32 + 1), true),
-                None => (-self.node::<G, PRUNE, false>(&child, depth - 1, ply + 1, -beta, -alpha), false),
+            children += 1;
+            let (score, leaf) = match self.leaf(&child, ply + 1) {
+                Some(value) => (-S::new(value, ply as u32 + 1), true),
+                None => (-self.node::<G, S, PRUNE, false>(&child, ply + 1, -beta, -alpha), false),
             };
             if ROOT {
-                let plies = if leaf { 1 } else { self.plies[ply + 1].line.len() as u32 + 1 };
-                self.root_moves.push(RootMove { mv, score, plies });
+                let plies = if leaf { 1 } else { self.lines.len(ply + 1) as u32 + 1 };
+                self.root_moves.push(RootMove { mv, score: score.score(), plies });
             }
             if score > best {
                 best = score;
-                best_move = Some(mv);
-                let (here, below) = self.plies.split_at_mut(ply + 1);
                 if leaf {
-                    here[ply].best.clear();
+                    self.lines.best_leaf(ply, mv);
                 } else {
-                    std::mem::swap(&mut here[ply].best, &mut below[0].line);
+                    self.lines.best_node(ply, mv);
                 }
                 if PRUNE && score > alpha {
                     alpha = score;
@@ -262,19 +266,35 @@ impl<'a, M: Copy> Searcher<'a, M> {
                 }
             }
         }
-        let lines = &mut self.plies[ply];
-        match best_move {
-            Some(mv) => {
-                lines.best.push(mv);
-                std::mem::swap(&mut lines.line, &mut lines.best);
-                best
-            }
+        self.nodes += children;
+        if best == -S::INFINITY {
             // A position that is not over yet has no legal move: that breaks
             // the `Game` contract, so score it statically.
-            None => {
-                lines.line.clear();
-                Score::new(pos.evaluate(), ply as u32)
-            }
+            self.lines.none(ply);
+            return S::new(pos.evaluate(), ply as u32);
         }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::Position;
+
+    #[test]
+    fn a_cancelled_search_says_so_and_a_clear_flag_changes_nothing() {
+        let game = Position::EMPTY.game();
+        let flag = AtomicBool::new(true);
+        let cancelled = Limits { cancel: Some(&flag), ..Limits::default() };
+        assert_eq!(minimax(&game, cancelled), Err(Cancelled));
+        assert_eq!(alpha_beta(&game, cancelled).map(|r| r.nodes), Err(Cancelled));
+        flag.store(false, Ordering::Relaxed);
+        let plain = minimax(&game, Limits::default()).unwrap();
+        let watched = minimax(&game, cancelled).unwrap();
+        assert_eq!(
+            (watched.nodes, watched.score, watched.principal_variation),
+            (plain.nodes, plain.score, plain.principal_variation)
+        );
     }
 }

@@ -53,6 +53,55 @@ impl Neg for Score {
     }
 }
 
+/// How the search holds scores while it runs: [`Score`] itself, or the
+/// faster [`SmallScore`] when every value fits in 32 bits.
+pub(super) trait Packed: Copy + Ord + Neg<Output = Self> {
+    /// Beyond every real score.
+    const INFINITY: Self;
+    /// As [`Score::new`].
+    fn new(value: i64, ply: u32) -> Self;
+    /// The same score as a [`Score`].
+    fn score(self) -> Score;
+}
+
+impl Packed for Score {
+    const INFINITY: Score = Score::INFINITY;
+    #[inline(always)]
+    fn new(value: i64, ply: u32) -> Score {
+        Score::new(value, ply)
+    }
+    #[inline(always)]
+    fn score(self) -> Score {
+        self
+    }
+}
+
+/// [`Score`]'s encoding in 64 bits, for values within `±(2^31 - 1)`: the
+/// value above bit 32 and the ply below, which keeps the order and the
+/// symmetric negation for every ply a `u32` can hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct SmallScore(i64);
+
+impl Packed for SmallScore {
+    const INFINITY: SmallScore = SmallScore(i64::MAX);
+    #[inline(always)]
+    fn new(value: i64, ply: u32) -> SmallScore {
+        SmallScore((value << PLY_BITS) - value.signum() * ply as i64)
+    }
+    fn score(self) -> Score {
+        // Widening keeps the encoding: both put the value above bit 32.
+        Score(self.0 as i128)
+    }
+}
+
+impl Neg for SmallScore {
+    type Output = SmallScore;
+    #[inline(always)]
+    fn neg(self) -> SmallScore {
+        SmallScore(-self.0)
+    }
+}
+
 impl fmt::Debug for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.ply() {
@@ -84,6 +133,19 @@ mod tests {
                 assert_eq!(score.ply(), (value != 0).then_some(ply));
                 assert_eq!((-score).value(), -value);
                 assert!(-Score::INFINITY < score && score < Score::INFINITY);
+            }
+        }
+    }
+
+    #[test]
+    fn small_scores_widen_to_the_same_score() {
+        let small = i32::MAX as i64;
+        for value in [small, -small, 1, -1, 0, 300, -500] {
+            for ply in [0, 1, 9, 1000, 2_000_000, u32::MAX] {
+                let score = SmallScore::new(value, ply);
+                assert_eq!(score.score(), Score::new(value, ply));
+                assert_eq!((-score).score(), -Score::new(value, ply));
+                assert!(-SmallScore::INFINITY < score && score < SmallScore::INFINITY);
             }
         }
     }
