@@ -15,6 +15,8 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 pub const DEFAULT_MAX_TREE_NODES: usize = 2_000_000;
 /// Default deepest tree.
 pub const DEFAULT_MAX_TREE_DEPTH: usize = 1_000;
+/// The deepest tree the setting may allow.
+pub const MAX_TREE_DEPTH_LIMIT: u64 = 4_000;
 /// Default time a request may take, queueing included.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 10_000;
 /// Default searches allowed to wait for a slot beyond those running.
@@ -55,7 +57,10 @@ pub struct Config {
     pub max_tree_nodes: usize,
 
     /// Deepest tree (edges from the root to the deepest leaf); deeper gets 422.
-    #[arg(long, env = "MAX_TREE_DEPTH", default_value_t = DEFAULT_MAX_TREE_DEPTH)]
+    /// At most 4000: a search keeps a line per level, so its memory grows
+    /// with the square of the depth (4 MB at 1,000 levels, 64 MB at 4,000).
+    #[arg(long, env = "MAX_TREE_DEPTH", default_value_t = DEFAULT_MAX_TREE_DEPTH,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_TREE_DEPTH_LIMIT))]
     pub max_tree_depth: usize,
 
     /// Most time for one request, waiting for a search slot included; then 503.

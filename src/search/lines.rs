@@ -24,9 +24,10 @@ pub(super) struct Lines<M> {
     ends: Vec<usize>,
 }
 
-/// The widest buffer allocated up front (64 Ki moves); deeper searches widen
-/// it as they go.
-const MAX_INITIAL_WIDTH: usize = 256;
+/// The widest buffer allocated up front (16 Mi moves): enough for the
+/// deepest tree the service accepts, sized exactly from the game's hint.
+/// Deeper searches widen it as they go.
+const MAX_INITIAL_WIDTH: usize = 4096;
 
 impl<M: Copy> Lines<M> {
     /// Room for lines of up to `plies` moves without widening.
