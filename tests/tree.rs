@@ -56,6 +56,13 @@ fn forms_mix_freely() {
 }
 
 #[test]
+fn values_beyond_32_bits_are_searched_exactly() {
+    let json = "[[9223372036854775807, -9223372036854775807], [3000000000, 2147483648]]";
+    assert_eq!(solve(json, true), (Some(1), 2_147_483_648, 7, 7));
+    assert_eq!(solve(json, false), (Some(1), 3_000_000_000, 7, 7));
+}
+
+#[test]
 fn a_lone_leaf_is_a_finished_game() {
     assert_eq!(solve("42", true), (None, 42, 1, 1));
     assert_eq!(solve(r#"{"value": -7, "name": "end"}"#, true), (None, -7, 1, 1));
@@ -187,10 +194,16 @@ impl Node {
     }
 }
 
+/// Mostly small values, which tie often; now and then any value at all, so
+/// both of the search's score widths are exercised.
+fn arb_value() -> impl Strategy<Value = i64> {
+    prop_oneof![8 => -20i64..20, 1 => (i64::MIN + 1)..=i64::MAX]
+}
+
 fn arb_tree() -> impl Strategy<Value = Node> {
-    let leaf = (-20i64..20).prop_map(Node::Leaf);
+    let leaf = arb_value().prop_map(Node::Leaf);
     leaf.prop_recursive(6, 200, 4, |inner| {
-        ((-20i64..20), prop::collection::vec(inner, 1..4)).prop_map(|(v, kids)| Node::Inner(v, kids))
+        (arb_value(), prop::collection::vec(inner, 1..4)).prop_map(|(v, kids)| Node::Inner(v, kids))
     })
 }
 

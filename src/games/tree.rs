@@ -100,6 +100,8 @@ pub struct Tree {
     names: Vec<String>,
     root: u32,
     depth: usize,
+    /// Every value fits in 32 bits, so the search may use its faster scores.
+    small_values: bool,
 }
 
 impl Tree {
@@ -224,6 +226,10 @@ impl Game for TreeGame<'_> {
     fn max_plies_hint(&self) -> usize {
         self.tree.depth
     }
+
+    fn small_values(&self) -> bool {
+        self.tree.small_values
+    }
 }
 
 /// One open container on the parser's stack.
@@ -342,7 +348,9 @@ impl<'a> Parser<'a> {
             return Err(TreeError::Invalid { path: "tree".into(), message: "unexpected text after the tree".into() });
         }
         let root = self.pending.pop().unwrap_or_default();
-        Ok(Tree { nodes: self.nodes, kids: self.kids, names: self.names, root, depth: self.depth })
+        let small = |v: i64| v.unsigned_abs() < 1 << 31;
+        let small_values = self.nodes.iter().all(|n| small(n.value));
+        Ok(Tree { nodes: self.nodes, kids: self.kids, names: self.names, root, depth: self.depth, small_values })
     }
 
     /// Reads one node at the current position. Containers are pushed on the
