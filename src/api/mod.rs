@@ -14,7 +14,6 @@ pub use error::ApiError;
 pub use metrics::Metrics;
 pub use request::SearchRequest;
 
-use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -26,6 +25,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use http_body_util::BodyExt;
 use tokio::sync::Semaphore;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -217,7 +217,6 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
     if declared.is_some_and(|length| length > state.config.max_body_bytes) {
         return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
     }
-
     if declared.is_some_and(|length| length <= INLINE_PARSE_BYTES) {
         let body = read_body(&state, request).await?;
         let search_request = SearchRequest::parse(&body, state.tree_limits)?;
@@ -225,18 +224,9 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
             // Cheaper to search right here than to hand it to another thread.
             return search(&state, &search_request, &AtomicBool::new(false));
         }
-        let worker = state.clone();
-        let ready = std::future::ready(Ok(search_request));
-        return run_blocking(&state, ready, move |search_request, cancel| search(&worker, &search_request, cancel))
-            .await;
+        return run_blocking(&state, Pending::Parsed(search_request)).await;
     }
-    let worker = state.clone();
-    let reader = state.clone();
-    run_blocking(&state, async move { read_body(&reader, request).await }, move |body, cancel| {
-        let search_request = SearchRequest::parse(&body, worker.tree_limits)?;
-        search(&worker, &search_request, cancel)
-    })
-    .await
+    run_blocking(&state, Pending::Unread(request)).await
 }
 
 /// Reads the whole body, within the configured size limit.
@@ -245,6 +235,89 @@ async fn read_body(state: &AppState, request: Request) -> Result<Bytes, ApiError
         StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge { limit: state.config.max_body_bytes },
         _ => ApiError::MalformedJson(rejection.body_text()),
     })
+}
+
+/// A search waiting for a slot: already parsed, or with its body unread.
+enum Pending {
+    Parsed(SearchRequest),
+    Unread(Request),
+}
+
+/// The same, once it holds a slot: parsed, or a body to parse.
+enum Ready {
+    Parsed(SearchRequest),
+    Body(Bytes),
+}
+
+/// Turns a waiting search away with `error`. An unread body is read and
+/// dropped first (within the size limit), so the client gets the answer
+/// instead of a connection reset from closing a socket it is writing to.
+async fn refuse(state: &AppState, pending: Pending, error: ApiError) -> ApiError {
+    if let Pending::Unread(request) = pending {
+        let mut body = request.into_body();
+        let mut seen = 0;
+        while let Some(Ok(frame)) = body.frame().await {
+            seen += frame.data_ref().map_or(0, Bytes::len);
+            if seen > state.config.max_body_bytes {
+                break;
+            }
+        }
+    }
+    error
+}
+
+/// Runs a search on the blocking pool once a search slot is free, reading
+/// the body first if it is still unread.
+///
+/// At most `search_slots` run at once and `search_queue` more may wait;
+/// beyond that the answer is 503 at once, so memory and latency stay
+/// bounded under any load. Past the request timeout the search is told to
+/// stop and the answer is 503.
+async fn run_blocking(state: &Arc<AppState>, pending: Pending) -> Result<Response, ApiError> {
+    let deadline = tokio::time::Instant::now() + state.timeout();
+    let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
+    let capacity = state.config.search_slots() + state.config.search_queue;
+    let Some(_admission) = Admission::try_new(&state.admitted, capacity) else {
+        state.metrics.shed.inc();
+        return Err(refuse(state, pending, ApiError::Overloaded).await);
+    };
+    let permit = match tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => permit,
+        Ok(Err(closed)) => return Err(ApiError::Internal(closed.to_string())),
+        Err(_) => return Err(refuse(state, pending, timeout()).await),
+    };
+    let ready = match pending {
+        Pending::Parsed(request) => Ready::Parsed(request),
+        Pending::Unread(request) => {
+            Ready::Body(tokio::time::timeout_at(deadline, read_body(state, request)).await.map_err(|_| timeout())??)
+        }
+    };
+
+    let cancel = Arc::new(AtomicBool::new(false));
+    let flag = cancel.clone();
+    let worker = state.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        // The slot is held until the work really ends, even if the request
+        // has already been answered with a timeout.
+        let _permit = permit;
+        worker.metrics.searches_in_flight.inc();
+        let result = match ready {
+            Ready::Parsed(request) => search(&worker, &request, &flag),
+            Ready::Body(body) => {
+                SearchRequest::parse(&body, worker.tree_limits).and_then(|request| search(&worker, &request, &flag))
+            }
+        };
+        worker.metrics.searches_in_flight.dec();
+        result
+    });
+    match tokio::time::timeout_at(deadline, task).await {
+        Ok(Ok(result)) => result,
+        Ok(Err(join_error)) => Err(ApiError::Internal(join_error.to_string())),
+        Err(_) => {
+            cancel.store(true, Ordering::Relaxed);
+            Err(timeout())
+        }
+    }
 }
 
 /// The body must be declared as JSON: `application/json` or `application/*+json`.
@@ -271,57 +344,6 @@ fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Res
     nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
     let body = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
-}
-
-/// Runs `work` on the blocking pool once a search slot is free, on the
-/// `input` made ready (a body read, say) only once the slot is held.
-///
-/// At most `search_slots` run at once and `search_queue` more may wait;
-/// beyond that the answer is 503 at once, so memory and latency stay
-/// bounded under any load. Past the request timeout the work is told to
-/// stop and the answer is 503.
-async fn run_blocking<T, F>(
-    state: &Arc<AppState>,
-    input: impl Future<Output = Result<T, ApiError>>,
-    work: F,
-) -> Result<Response, ApiError>
-where
-    T: Send + 'static,
-    F: FnOnce(T, &AtomicBool) -> Result<Response, ApiError> + Send + 'static,
-{
-    let deadline = tokio::time::Instant::now() + state.timeout();
-    let capacity = state.config.search_slots() + state.config.search_queue;
-    let _admission = Admission::try_new(&state.admitted, capacity).ok_or_else(|| {
-        state.metrics.shed.inc();
-        ApiError::Overloaded
-    })?;
-    let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
-    let permit = tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned())
-        .await
-        .map_err(|_| timeout())?
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
-    let input = tokio::time::timeout_at(deadline, input).await.map_err(|_| timeout())??;
-
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
-    let worker = state.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        // The slot is held until the work really ends, even if the request
-        // has already been answered with a timeout.
-        let _permit = permit;
-        worker.metrics.searches_in_flight.inc();
-        let result = work(input, &flag);
-        worker.metrics.searches_in_flight.dec();
-        result
-    });
-    match tokio::time::timeout_at(deadline, task).await {
-        Ok(Ok(result)) => result,
-        Ok(Err(join_error)) => Err(ApiError::Internal(join_error.to_string())),
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            Err(timeout())
-        }
-    }
 }
 
 /// A place among the searches running or waiting; given back on drop.
