@@ -15,7 +15,7 @@
 /// The rows are one flat buffer, `width` rows of `width` moves, with `width`
 /// more than the deepest ply seen so far; it widens when a line goes deeper.
 pub(super) struct Lines<M> {
-    /// Empty until the first move is written, which then fills the buffer.
+    /// `width * width` moves, or none when the root has no move to write.
     moves: Vec<M>,
     width: usize,
     /// Per ply, `width` of them: where the row it owns starts in `moves`,
@@ -30,10 +30,17 @@ pub(super) struct Lines<M> {
 const MAX_INITIAL_WIDTH: usize = 4096;
 
 impl<M: Copy> Lines<M> {
-    /// Room for lines of up to `plies` moves without widening.
-    pub(super) fn new(plies: usize) -> Self {
+    /// Room for lines of up to `plies` moves without widening. `filler` is
+    /// any move, to fill the buffer with (never read: lines only cover what
+    /// was written); `None` when the root has no move, so no line is written.
+    pub(super) fn new(plies: usize, filler: Option<M>) -> Self {
         let width = (plies + 1).clamp(2, MAX_INITIAL_WIDTH);
-        Lines { moves: Vec::new(), width, rows: (0..width).map(|row| row * width).collect(), ends: vec![0; width] }
+        Lines {
+            moves: filler.map_or_else(Vec::new, |mv| vec![mv; width * width]),
+            width,
+            rows: (0..width).map(|row| row * width).collect(),
+            ends: vec![0; width],
+        }
     }
 
     /// Called when a node opens at `ply`, before its children write at `ply + 1`.
@@ -68,11 +75,7 @@ impl<M: Copy> Lines<M> {
 
     #[inline(always)]
     fn write(&mut self, row: usize, ply: usize, mv: M) {
-        let at = row + ply;
-        match self.moves.get_mut(at) {
-            Some(slot) => *slot = mv,
-            None => self.fill(at, mv),
-        }
+        self.moves[row + ply] = mv;
     }
 
     /// Moves in the line of the node that finished at `ply`.
@@ -85,14 +88,6 @@ impl<M: Copy> Lines<M> {
     pub(super) fn root(&self) -> Vec<M> {
         let (start, end) = (self.rows[0], self.ends[0]);
         self.moves.get(start..start + end).map_or_else(Vec::new, <[M]>::to_vec)
-    }
-
-    /// The first write: fills the buffer, with `mv` where nothing was
-    /// written (never read: lines only cover what was written).
-    #[cold]
-    fn fill(&mut self, at: usize, mv: M) {
-        self.moves.resize(self.width * self.width, mv);
-        self.moves[at] = mv;
     }
 
     /// Makes the rows at least `width` long, and as many.
@@ -121,7 +116,7 @@ mod tests {
 
     #[test]
     fn a_line_survives_widening_and_the_siblings_searched_after_it() {
-        let mut lines = Lines::new(1);
+        let mut lines = Lines::new(1, Some(0));
         for ply in 0..10 {
             lines.open(ply);
         }

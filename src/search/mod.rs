@@ -162,7 +162,9 @@ impl<'a, M: Copy> Searcher<'a, M> {
             cancelled: false,
             depth,
             cancel: limits.cancel,
-            lines: Lines::new(plies),
+            // Any legal move fills the line buffer up front; a finished root
+            // writes no line.
+            lines: Lines::new(plies, if root.outcome().is_none() { root.moves().next() } else { None }),
             root_moves: Vec::new(),
         }
     }
