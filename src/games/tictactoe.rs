@@ -68,16 +68,16 @@ pub const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o
 
 const FULL: u16 = 0o777;
 
-/// `WINS` bit `m` is set when the cell mask `m` holds a whole line: one load
-/// answers "has this side won?".
-static WINS: [u64; 8] = {
-    let mut table = [0u64; 8];
+/// `WINS[m]` is true when the cell mask `m` holds a whole line: one byte
+/// load answers "has this side won?".
+static WINS: [bool; 512] = {
+    let mut table = [false; 512];
     let mut mask = 0;
     while mask < 512 {
         let mut line = 0;
         while line < 8 {
             if mask & LINES[line] as usize == LINES[line] as usize {
-                table[mask >> 6] |= 1 << (mask & 63);
+                table[mask] = true;
             }
             line += 1;
         }
@@ -88,8 +88,7 @@ static WINS: [u64; 8] = {
 
 #[inline(always)]
 fn has_line(stones: u16) -> bool {
-    let m = stones as usize;
-    WINS[m >> 6] >> (m & 63) & 1 != 0
+    WINS[(stones & FULL) as usize]
 }
 
 fn first_line(stones: u16) -> Option<[u8; 3]> {
