@@ -12,9 +12,9 @@ use prometheus_client::registry::Registry;
 pub struct RequestLabels {
     /// The matched route (`/best-move`), or `unmatched`: never the raw path,
     /// which would let clients create any number of series.
-    pub route: String,
-    /// The HTTP method.
-    pub method: String,
+    pub route: &'static str,
+    /// The HTTP method, or `other` for one the service does not know.
+    pub method: &'static str,
     /// The response status.
     pub status: u16,
 }
@@ -23,7 +23,7 @@ pub struct RequestLabels {
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct RouteLabels {
     /// The matched route, as in [`RequestLabels::route`].
-    pub route: String,
+    pub route: &'static str,
 }
 
 /// Labels of searched nodes.
@@ -31,6 +31,20 @@ pub struct RouteLabels {
 pub struct AlgorithmLabels {
     /// `minimax` or `alphabeta`.
     pub algorithm: &'static str,
+}
+
+/// The routes the service serves, as metric labels.
+const ROUTES: [&str; 6] = ["/", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"];
+
+/// A matched route as a label: one of [`ROUTES`], or `unmatched`.
+pub fn route_label(matched: Option<&str>) -> &'static str {
+    matched.and_then(|path| ROUTES.iter().find(|route| **route == path)).copied().unwrap_or("unmatched")
+}
+
+/// A method as a label: the standard ones by name, anything else `other`.
+pub fn method_label(method: &axum::http::Method) -> &'static str {
+    const KNOWN: [&str; 9] = ["GET", "POST", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH", "CONNECT", "TRACE"];
+    KNOWN.iter().find(|known| **known == method.as_str()).copied().unwrap_or("other")
 }
 
 fn latency_histogram() -> Histogram {

@@ -124,7 +124,7 @@ async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next:
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let route = request.extensions().get::<MatchedPath>().map_or("unmatched", |p| p.as_str()).to_owned();
+    let route = metrics::route_label(request.extensions().get::<MatchedPath>().map(MatchedPath::as_str));
     let request_id = request
         .headers()
         .get(&X_REQUEST_ID)
@@ -149,7 +149,7 @@ async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next:
     let metrics = &state.metrics;
     metrics
         .requests
-        .get_or_create(&RequestLabels { route: route.clone(), method: method.to_string(), status: status.as_u16() })
+        .get_or_create(&RequestLabels { route, method: metrics::method_label(&method), status: status.as_u16() })
         .inc();
     metrics.latency.get_or_create(&RouteLabels { route }).observe(elapsed.as_secs_f64());
     tracing::info!(
@@ -342,7 +342,9 @@ fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Res
     let nodes = &state.metrics.nodes;
     nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
     nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
-    let body = serde_json::to_vec(&answer).map_err(|e| ApiError::Internal(e.to_string()))?;
+    // A board answer is about 1 KB: start there rather than grow by copies.
+    let mut body = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut body, &answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
 }
 
