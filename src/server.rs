@@ -4,6 +4,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 use crate::api::{self, AppState};
@@ -29,6 +30,13 @@ pub async fn run(
         tracing::info!("shutting down: finishing in-flight requests");
         let _ = stopping_tx.send(true);
     };
+    // Answers are single small writes: send them at once, not after Nagle's
+    // delay.
+    let listener = listener.tap_io(|stream| {
+        if let Err(error) = stream.set_nodelay(true) {
+            tracing::debug!(%error, "cannot set TCP_NODELAY");
+        }
+    });
     let server = axum::serve(listener, app).with_graceful_shutdown(signal);
     let deadline = async move {
         let _ = stopping_rx.wait_for(|stopping| *stopping).await;
