@@ -27,6 +27,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use http_body_util::BodyExt;
 use tokio::sync::Semaphore;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::config::Config;
@@ -98,9 +99,21 @@ pub fn router(state: Arc<AppState>) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn(json_method_not_allowed))
+        .layer(catch_panics())
         .layer(cors(&state.config))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .with_state(state)
+}
+
+/// A bug must cost one request a JSON 500, never the connection or the
+/// process; the panic's message goes to the log only.
+fn catch_panics() -> CatchPanicLayer<fn(Box<dyn std::any::Any + Send>) -> Response> {
+    fn answer(panic: Box<dyn std::any::Any + Send>) -> Response {
+        let detail =
+            panic.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| panic.downcast_ref::<String>().cloned());
+        ApiError::Internal(format!("panic: {}", detail.unwrap_or_default())).into_response()
+    }
+    CatchPanicLayer::custom(answer as fn(Box<dyn std::any::Any + Send>) -> Response)
 }
 
 fn cors(config: &Config) -> CorsLayer {
@@ -365,5 +378,24 @@ impl<'a> Admission<'a> {
 impl Drop for Admission<'_> {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    #[tokio::test]
+    async fn a_panic_in_a_handler_becomes_a_json_500_without_internals() {
+        let app: Router = Router::new()
+            .route("/panic", get(|| async { panic!("secret detail") as &'static str }))
+            .layer(catch_panics());
+        let response = app.oneshot(Request::get("/panic").body(Body::empty()).unwrap()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&body);
+        assert!(text.contains("\"code\":\"internal\""), "{text}");
+        assert!(!text.contains("secret"), "{text}");
     }
 }
