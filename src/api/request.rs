@@ -7,6 +7,7 @@ use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Vi
 use serde_json::value::RawValue;
 
 use super::error::ApiError;
+use crate::games::shorten;
 use crate::games::tictactoe::{self, BoardError, Player, Position};
 use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
@@ -222,7 +223,7 @@ fn option<T: DeserializeOwned>(raw: Option<&RawValue>, field: &str, expected: &s
             ApiError::invalid(
                 "invalid_option",
                 field.to_string(),
-                format!("{field} must be {expected}, not {}", preview(raw.get())),
+                format!("{field} must be {expected}, not {}", shorten(raw.get())),
             )
         })
     })
@@ -240,7 +241,7 @@ fn unknown_field(key: &str) -> ApiError {
     ApiError::invalid(
         "unknown_field",
         key.to_string(),
-        format!("unknown field {:?}{suggestion}; the fields are {}", preview(key), FIELDS.join(", ")),
+        format!("unknown field {:?}{suggestion}; the fields are {}", shorten(key), FIELDS.join(", ")),
     )
 }
 
@@ -258,13 +259,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
-}
-
-fn preview(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
-    }
 }
 
 /// A JSON object's members in order, duplicates kept, values unparsed.

@@ -3,3 +3,12 @@
 
 pub mod tictactoe;
 pub mod tree;
+
+/// Caller input quoted in an error message, cut to 40 characters (with an
+/// ellipsis) so a huge value cannot make a huge message.
+pub(crate) fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}

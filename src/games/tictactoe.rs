@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::shorten;
 use crate::search::Game;
 
 /// One of the two players.
@@ -408,7 +409,7 @@ fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
     let bad = || {
         format!(
             "{} is not a cell: use \"X\", \"O\", or an empty cell (\" \", \".\", \"-\", \"_\", \"\" or null)",
-            truncate(&value.to_string(), 40)
+            shorten(&value.to_string())
         )
     };
     match value {
@@ -434,13 +435,6 @@ pub fn json_kind(value: &serde_json::Value) -> &'static str {
         serde_json::Value::String(_) => "a string",
         serde_json::Value::Array(_) => "an array",
         serde_json::Value::Object(_) => "an object",
-    }
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
 

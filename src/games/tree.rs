@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use super::shorten;
 use crate::search::Game;
 
 /// How big a tree may be.
@@ -472,7 +473,7 @@ impl<'a> Parser<'a> {
             other => {
                 return Err(self.invalid(&format!(
                     "unknown key {:?} in a node object: a node has \"name\", \"value\" and \"children\"",
-                    truncate(other, 40)
+                    shorten(other)
                 )))
             }
         };
@@ -546,13 +547,13 @@ impl<'a> Parser<'a> {
         }
         let text = std::str::from_utf8(&self.input[start..self.pos]).unwrap_or("?");
         if is_float {
-            return Err(self.invalid(&format!("{what} must be an integer, not {}", truncate(text, 40))));
+            return Err(self.invalid(&format!("{what} must be an integer, not {}", shorten(text))));
         }
         match text.parse::<i64>() {
             Ok(value) if value != i64::MIN => Ok(value),
             _ => Err(self.invalid(&format!(
                 "{what} must be an integer from -9223372036854775807 to 9223372036854775807, not {}",
-                truncate(text, 40)
+                shorten(text)
             ))),
         }
     }
@@ -614,12 +615,5 @@ impl<'a> Parser<'a> {
             }
         }
         path
-    }
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
     }
 }
