@@ -142,12 +142,11 @@ pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Ca
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
             let names = tree.root_child_names();
-            let name_of = |mv: u32| Some(names.get(mv as usize).copied().flatten().map(str::to_string));
+            let name_of = |mv: u32| names.get(mv as usize).copied().flatten().map(str::to_string);
             let mut answer = common("tree", &searched, request, sign, |mv| mv as u64);
-            answer.best_move_name = searched.choice.map(|c| name_of(c.mv).flatten());
-            answer.best_move_name.get_or_insert(None);
+            answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
             for entry in &mut answer.moves {
-                entry.name = name_of(entry.mv as u32);
+                entry.name = Some(name_of(entry.mv as u32));
             }
             answer.maximizing = Some(*maximizing);
             Ok(answer)
