@@ -124,7 +124,7 @@ fn search_both<G: Game>(
     request: &SearchRequest,
     cancel: &AtomicBool,
 ) -> Result<Searched<G::Move>, Cancelled> {
-    let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel) };
+    let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel), ..Limits::default() };
     let minimax = minimax(game, limits)?;
     let alphabeta = alpha_beta(game, limits)?;
     let mut rng = fastrand::Rng::with_seed(request.seed);

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::shorten;
-use crate::search::Game;
+use crate::search::{Game, Tactics};
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -330,6 +330,45 @@ impl Game for TicTacToe {
     /// Values are -1, 0 and +1.
     fn small_values(&self) -> bool {
         true
+    }
+
+    /// The stones of the side to move and of the opponent decide all that
+    /// follows, whoever they are.
+    fn key(&self) -> Option<u64> {
+        Some(self.me as u64 | (self.opp as u64) << 9)
+    }
+
+    fn value_range(&self) -> Option<(i64, i64)> {
+        Some((-1, 1))
+    }
+
+    /// A win at once if there is one; otherwise the moves that leave the
+    /// opponent no win at once (the one cell that blocks, when there is a
+    /// single threat), centre first, then corners, then edges.
+    fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
+        let empty = FULL & !(self.me | self.opp);
+        let completing = |stones: u16| {
+            LINES.iter().fold(0u16, |cells, &line| {
+                let missing = line & !stones;
+                if missing.count_ones() == 1 {
+                    cells | missing
+                } else {
+                    cells
+                }
+            }) & empty
+        };
+        let wins = completing(self.me);
+        if wins != 0 {
+            return Tactics::Win(wins.trailing_zeros() as u8);
+        }
+        let threats = completing(self.opp);
+        let safe = match threats.count_ones() {
+            0 => empty,
+            1 => threats,
+            _ => return Tactics::Lost,
+        };
+        out.extend(Cells(safe).map(|cell| (cell, [1, 0, 1, 0, 2, 0, 1, 0, 1][cell as usize])));
+        Tactics::Safe
     }
 }
 

@@ -12,9 +12,11 @@
 //! 1, 6, 7 and 8 find lines without wrapping from one column to the next.
 
 mod bitboard;
+mod book;
 mod input;
 
 pub use bitboard::Connect4;
+pub use book::{Book, BookError, BOOK_STONES};
 pub use input::{Connect4Error, Position, Status};
 
 /// Columns on the board.
