@@ -136,6 +136,7 @@ fn search_both<G: Game>(
 pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Cancelled> {
     match &request.game {
         GameInput::Board(position) => board_answer(position, request, cancel),
+        GameInput::Connect4(position) => connect4_answer(position, request, cancel),
         GameInput::Tree { tree, maximizing } => {
             let searched = search_both(&tree.game(*maximizing), request, cancel)?;
             // Scores are reported in the tree's own units: the root's view
@@ -152,6 +153,15 @@ pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Ca
             Ok(answer)
         }
     }
+}
+
+// Placeholder until the Connect Four search is wired in: always abandons the search.
+fn connect4_answer(
+    _position: &crate::games::connect4::Position,
+    _request: &SearchRequest,
+    _cancel: &AtomicBool,
+) -> Result<Answer, Cancelled> {
+    Err(Cancelled)
 }
 
 fn board_answer(position: &Position, request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Cancelled> {

@@ -435,7 +435,9 @@ pub fn cells_from_json(board: &serde_json::Value) -> Result<[Option<Player>; 9],
     Ok(cells)
 }
 
-fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
+/// One character of a board string as a cell: a mark, or `None` for an
+/// empty-cell symbol.
+pub(crate) fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
     match c {
         'X' | 'x' => Ok(Some(Player::X)),
         'O' | 'o' => Ok(Some(Player::O)),
@@ -444,7 +446,8 @@ fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
     }
 }
 
-fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
+/// One JSON cell of a board array, or a message saying why it is not one.
+pub(crate) fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
     let bad = || {
         format!(
             "{} is not a cell: use \"X\", \"O\", or an empty cell (\" \", \".\", \"-\", \"_\", \"\" or null)",
