@@ -2,7 +2,8 @@
 //! position per line on standard input) and prints every column's exact
 //! score, with the engine's time and positions visited.
 //!
-//! `cargo run --release --example connect4_solve <<< 4453`
+//! `cargo run --release --example connect4_solve <<< 4453`; with
+//! `OPENING_BOOK=path` it consults the opening book.
 
 use std::io::BufRead;
 
@@ -11,11 +12,15 @@ use bestmove::search::{engine, EngineOptions, Game, Limits, Table};
 
 fn main() {
     let mut table = Table::with_bytes(64 << 20);
+    let book = std::env::var_os("OPENING_BOOK").map(|path| {
+        let book = bestmove::games::connect4::Book::load(path.as_ref()).expect("a readable opening book");
+        &*Box::leak(Box::new(book))
+    });
     let mut total = std::time::Duration::ZERO;
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("readable input");
         let moves = line.split_whitespace().next().unwrap_or("");
-        let mut position = Connect4::from_bitboards(0, 0);
+        let mut position = Connect4::from_bitboards(0, 0).with_book(book);
         for column in moves.bytes() {
             assert!((b'1'..=b'7').contains(&column), "moves are digits 1..7");
             position = position.play(column - b'1');

@@ -75,3 +75,77 @@ fn the_engine_scores_every_column_of_every_reference_position_exactly() {
         }
     }
 }
+
+/// The opening book named by OPENING_BOOK, or fetched by
+/// scripts/fetch-opening-book.sh. CI fetches it; elsewhere the book tests
+/// say they were skipped.
+fn book() -> Option<&'static bestmove::games::connect4::Book> {
+    let path = std::env::var_os("OPENING_BOOK").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/opening-book/book_12ply_distances.dat")
+    });
+    if !path.exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI must fetch the opening book: {}", path.display());
+        eprintln!("skipped: no opening book at {} (scripts/fetch-opening-book.sh)", path.display());
+        return None;
+    }
+    let book = bestmove::games::connect4::Book::load(&path).expect("a readable book");
+    Some(Box::leak(Box::new(book)))
+}
+
+/// A random game of `stones` moves in which nobody makes four.
+fn random_position(rng: &mut fastrand::Rng, stones: usize) -> Option<(String, Connect4)> {
+    let mut moves = String::new();
+    let mut position = Connect4::from_bitboards(0, 0);
+    for _ in 0..stones {
+        let columns: Vec<u8> = position.moves().filter(|&c| position.play(c).outcome().is_none()).collect();
+        let column = *columns.get(rng.usize(..columns.len().max(1)))?;
+        moves.push((b'1' + column) as char);
+        position = position.play(column);
+    }
+    Some((moves, position))
+}
+
+#[test]
+fn the_opening_book_agrees_with_the_engine_on_the_positions_it_lists() {
+    let Some(book) = book() else { return };
+    assert_eq!(book.len(), 4_200_899);
+    let mut rng = fastrand::Rng::with_seed(12);
+    let mut table = Table::with_bytes(64 << 20);
+    let (mut listed, mut missing) = (0, 0);
+    while listed < 6 {
+        let Some((moves, root)) = random_position(&mut rng, 12) else { continue };
+        let searched =
+            engine(&root, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {}).expect("not cancelled");
+        match book.probe(&root) {
+            Some((value, plies)) => {
+                listed += 1;
+                assert_eq!(Score::new(value, plies), searched.score, "{moves}");
+                if value == 0 {
+                    assert_eq!(plies, 30, "{moves}: a draw fills the board");
+                }
+            }
+            None => {
+                missing += 1;
+                // The book leaves out positions that X wins at once.
+                assert_eq!(searched.score, Score::new(1, 1), "{moves} is missing from the book");
+            }
+        }
+    }
+    eprintln!("{listed} listed, {missing} missing");
+}
+
+#[test]
+fn with_the_book_the_empty_board_is_solved_column_by_column() {
+    let Some(book) = book() else { return };
+    let root = Connect4::from_bitboards(0, 0).with_book(Some(book));
+    let mut table = Table::with_bytes(64 << 20);
+    let result =
+        engine(&root, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let expected = [-2, -1, 0, 1, 0, -1, -2].map(|s| literature_to_score(s, 0));
+    let found: Vec<Score> = result.root_moves.iter().map(|m| m.score.expect("scored")).collect();
+    assert_eq!(found, expected);
+    assert!(result.exact);
+    assert_eq!(result.best_move, Some(3));
+    assert_eq!(result.score, Score::new(1, 41));
+    assert!(result.book_hits > 0);
+}
