@@ -249,6 +249,7 @@ fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
 
 /// Runs the engine with a deadline from the request's budget, reporting its
 /// iterations through `progress` in the answer's units.
+#[allow(clippy::too_many_arguments)]
 fn run_engine<G: Game>(
     game: &G,
     request: &SearchRequest,
@@ -565,9 +566,7 @@ fn connect4_choice(
     let scored: Option<Vec<RootMove<u8>>> = result
         .root_moves
         .iter()
-        .map(|m| {
-            m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) })
-        })
+        .map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) }))
         .collect();
     match scored {
         Some(scored) if !scored.is_empty() => choose(&scored, request.tie_break, request.mistake, rng),

@@ -329,11 +329,27 @@ fn the_request_schema_describes_connect4_requests() {
 
 #[tokio::test]
 async fn every_documented_board_example_answers_with_a_response_matching_the_spec() {
-    let examples: Vec<_> = request_examples().into_iter().filter(|(_, body)| body.get("board").is_some()).collect();
+    let examples: Vec<_> = request_examples()
+        .into_iter()
+        .filter(|(_, body)| body.get("board").is_some() && body.get("game").is_none())
+        .collect();
     assert!(examples.len() >= 3, "the spec documents too few board examples");
     for (name, body) in examples {
         let answer = answer_to_example(&name, &body).await;
         assert_eq!(answer["kind"], "board", "example `{name}`: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn every_documented_connect4_example_answers_with_a_response_matching_the_spec() {
+    let examples: Vec<_> =
+        request_examples().into_iter().filter(|(_, body)| body.get("game") == Some(&json!("connect4"))).collect();
+    assert!(examples.len() >= 3, "the spec documents too few Connect Four examples");
+    for (name, body) in examples {
+        let answer = answer_to_example(&name, &body).await;
+        assert_eq!(answer["kind"], "connect4", "example `{name}`: {answer}");
+        let columns: Vec<&Value> = answer["moves"].as_array().unwrap().iter().map(|m| &m["move"]).collect();
+        assert!(columns.contains(&&answer["best_move"]), "example `{name}`: {answer}");
     }
 }
 
