@@ -80,11 +80,12 @@ impl SearchRequest {
         })?;
 
         let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+        let mut seen = [false; FIELDS.len()];
         for (key, value) in &fields.0 {
             let Some(slot) = FIELDS.iter().position(|f| f == key) else {
                 return Err(unknown_field(key));
             };
-            if raw[slot].is_some() {
+            if std::mem::replace(&mut seen[slot], true) {
                 return Err(ApiError::invalid(
                     "invalid_request",
                     key.to_string(),
@@ -181,15 +182,24 @@ impl SearchRequest {
 
 fn parse_board(raw: &RawValue, to_move: Option<Player>) -> Result<Position, ApiError> {
     // Boards are tiny: serde_json's own nesting limit (128) is plenty.
-    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|_| {
-        ApiError::invalid(
-            "invalid_board",
-            "board".to_string(),
-            "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells; this one is nested far too deeply",
-        )
-    })?;
+    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| unreadable_board(raw.get(), &e))?;
     let cells = tictactoe::cells_from_json(&value).map_err(board_error)?;
     Position::new(cells, to_move).map_err(board_error)
+}
+
+/// Valid JSON that still cannot be read as a value: nested past serde_json's
+/// limit, or holding a number beyond the range of a double (such as `1e400`).
+fn unreadable_board(text: &str, error: &serde_json::Error) -> ApiError {
+    const SHAPES: &str = "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells";
+    let text = text.trim_start();
+    let message = if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        format!("{SHAPES}, not a number ({})", shorten(text))
+    } else if error.to_string().starts_with("recursion limit exceeded") {
+        format!("{SHAPES}; this one is nested far too deeply")
+    } else {
+        format!("{SHAPES}; this one holds a number that cannot be read ({error})")
+    };
+    ApiError::invalid("invalid_board", "board".to_string(), message)
 }
 
 fn board_error(error: BoardError) -> ApiError {
@@ -240,7 +250,7 @@ fn unknown_field(key: &str) -> ApiError {
         .unwrap_or_default();
     ApiError::invalid(
         "unknown_field",
-        key.to_string(),
+        shorten(key),
         format!("unknown field {:?}{suggestion}; the fields are {}", shorten(key), FIELDS.join(", ")),
     )
 }

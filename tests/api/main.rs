@@ -3,5 +3,6 @@
 mod best_move;
 mod contract;
 mod helpers;
+mod limits;
 mod robustness;
 mod service;
