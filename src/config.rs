@@ -23,6 +23,8 @@ pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 10_000;
 pub const DEFAULT_SEARCH_QUEUE: usize = 32;
 /// Default most nodes (estimated) for a search run on the async worker itself.
 pub const DEFAULT_INLINE_MAX_NODES: u64 = 16_384;
+/// Default most `moves` a request may ask the answer to list.
+pub const DEFAULT_MAX_MOVES_LIMIT: usize = 10_000;
 /// Default time given to in-flight requests after a stop signal.
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 
@@ -66,6 +68,11 @@ pub struct Config {
     /// Most time for one request, waiting for a search slot included; then 503.
     #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
     pub request_timeout_ms: u64,
+
+    /// Most `moves` a request may ask the answer to list (`max_moves`); the
+    /// default list is 1,000.
+    #[arg(long, env = "MAX_MOVES_LIMIT", default_value_t = DEFAULT_MAX_MOVES_LIMIT)]
+    pub max_moves_limit: usize,
 
     /// Searches running at once on the blocking pool [default: the number of CPUs].
     #[arg(long, env = "MAX_CONCURRENT_SEARCHES")]
@@ -112,6 +119,7 @@ impl Default for Config {
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
             max_tree_depth: DEFAULT_MAX_TREE_DEPTH,
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            max_moves_limit: DEFAULT_MAX_MOVES_LIMIT,
             max_concurrent_searches: None,
             search_queue: DEFAULT_SEARCH_QUEUE,
             inline_max_nodes: DEFAULT_INLINE_MAX_NODES,

@@ -68,8 +68,13 @@ pub struct Answer {
     pub maximizing: Option<bool>,
     /// The line of best play.
     pub principal_variation: Vec<u64>,
-    /// Every legal move with its score, in move order.
+    /// The legal moves with their scores, in move order: the first
+    /// `max_moves` of them.
     pub moves: Vec<MoveScore>,
+    /// How many legal moves there are.
+    pub moves_total: u64,
+    /// True when `moves` lists fewer than `moves_total`.
+    pub moves_truncated: bool,
     /// The depth limit, as requested.
     pub max_depth: Option<u32>,
     /// "first" or "random".
@@ -141,8 +146,9 @@ pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Ca
             // Scores are reported in the tree's own units: the root's view
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
-            let names = tree.root_child_names();
-            let name_of = |mv: u32| names.get(mv as usize).copied().flatten().map(str::to_string);
+            // Names are looked up for the listed moves only: a root may have
+            // millions of children.
+            let name_of = |mv: u32| tree.root_child_name(mv as usize).map(str::to_string);
             let mut answer = common("tree", &searched, request, sign, |mv| mv as u64);
             answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
             for entry in &mut answer.moves {
@@ -196,10 +202,12 @@ fn common<M: Copy>(
 ) -> Answer {
     let minimax = report(&s.minimax, sign, &id);
     let alphabeta = report(&s.alphabeta, sign, &id);
-    let moves = s
+    let moves_total = s.minimax.root_moves.len();
+    let moves: Vec<MoveScore> = s
         .minimax
         .root_moves
         .iter()
+        .take(request.max_moves)
         .map(|m| MoveScore {
             mv: id(m.mv),
             name: None,
@@ -218,7 +226,9 @@ fn common<M: Copy>(
         board: None,
         maximizing: None,
         principal_variation: minimax.principal_variation.clone(),
+        moves_truncated: moves.len() < moves_total,
         moves,
+        moves_total: moves_total as u64,
         max_depth: request.max_depth,
         tie_break: match request.tie_break {
             TieBreak::First => "first",

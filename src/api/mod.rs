@@ -232,7 +232,7 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
     }
     if declared.is_some_and(|length| length <= INLINE_PARSE_BYTES) {
         let body = read_body(&state, request).await?;
-        let search_request = SearchRequest::parse(&body, state.tree_limits)?;
+        let search_request = SearchRequest::parse(&body, state.tree_limits, state.config.max_moves_limit)?;
         if search_request.work_estimate() <= state.config.inline_max_nodes {
             // Cheaper to search right here than to hand it to another thread.
             return search(&state, &search_request, &AtomicBool::new(false));
@@ -317,7 +317,8 @@ async fn run_blocking(state: &Arc<AppState>, pending: Pending) -> Result<Respons
         let result = match ready {
             Ready::Parsed(request) => search(&worker, &request, &flag),
             Ready::Body(body) => {
-                SearchRequest::parse(&body, worker.tree_limits).and_then(|request| search(&worker, &request, &flag))
+                SearchRequest::parse(&body, worker.tree_limits, worker.config.max_moves_limit)
+                    .and_then(|request| search(&worker, &request, &flag))
             }
         };
         worker.metrics.searches_in_flight.dec();

@@ -13,7 +13,8 @@ use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-const FIELDS: [&str; 8] = ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake"];
+const FIELDS: [&str; 9] =
+    ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake", "max_moves"];
 
 /// What to search.
 #[derive(Debug)]
@@ -37,7 +38,12 @@ pub struct SearchRequest {
     pub seed: u64,
     /// Probability of answering a random legal move.
     pub mistake: f64,
+    /// Most moves the answer lists.
+    pub max_moves: usize,
 }
+
+/// Moves an answer lists unless the request says otherwise.
+pub const DEFAULT_MAX_MOVES: usize = 1_000;
 
 impl SearchRequest {
     /// An upper bound on the nodes plain minimax will visit, to decide
@@ -60,7 +66,8 @@ impl SearchRequest {
     }
 
     /// Reads a request body (already known to be declared as JSON).
-    pub fn parse(body: &[u8], limits: TreeLimits) -> Result<SearchRequest, ApiError> {
+    /// `max_moves_limit` is the most `max_moves` may ask for.
+    pub fn parse(body: &[u8], limits: TreeLimits, max_moves_limit: usize) -> Result<SearchRequest, ApiError> {
         let text = std::str::from_utf8(body)
             .map_err(|e| ApiError::MalformedJson(format!("the body is not UTF-8 text ({e})")))?;
         // Values are kept as raw text: a deeply nested tree is skipped here
@@ -97,7 +104,7 @@ impl SearchRequest {
                 raw[slot] = Some(value);
             }
         }
-        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake] = raw;
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves] = raw;
 
         let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
             .map(|d| match u32::try_from(d) {
@@ -131,6 +138,17 @@ impl SearchRequest {
                 format!("mistake is a probability: a number from 0 to 1, not {mistake}"),
             ));
         }
+        let max_moves = option::<u64>(max_moves, "max_moves", &format!("an integer from 0 to {max_moves_limit}"))?
+            .map(|n| match usize::try_from(n) {
+                Ok(n) if n <= max_moves_limit => Ok(n),
+                _ => Err(ApiError::invalid(
+                    "invalid_option",
+                    "max_moves".to_string(),
+                    format!("max_moves must be an integer from 0 to {max_moves_limit}, this service's most, not {n}"),
+                )),
+            })
+            .transpose()?
+            .unwrap_or(DEFAULT_MAX_MOVES.min(max_moves_limit));
 
         let game = match (board, tree) {
             (Some(_), Some(_)) => {
@@ -176,7 +194,7 @@ impl SearchRequest {
                 GameInput::Tree { tree, maximizing }
             }
         };
-        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake })
+        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, max_moves })
     }
 }
 

@@ -155,6 +155,11 @@ impl Tree {
         self.children(self.root).map(|child| self.name(child)).collect()
     }
 
+    /// The name of the root's child `index`, if it has one.
+    pub fn root_child_name(&self, index: usize) -> Option<&str> {
+        self.children(self.root).nth(index).and_then(|child| self.name(child))
+    }
+
     fn name(&self, node: u32) -> Option<&str> {
         let name = self.nodes[node as usize].name;
         (name != NO_NAME).then(|| self.names[name as usize].as_str())
@@ -517,6 +522,12 @@ impl<'a> Parser<'a> {
                     return Err(self.invalid(&format!("a name is a string, not {found}")));
                 }
                 let name = self.string()?;
+                if name.len() > MAX_NAME_BYTES {
+                    return Err(self.invalid(&format!(
+                        "a name is at most {MAX_NAME_BYTES} bytes of UTF-8; this one has {}",
+                        name.len()
+                    )));
+                }
                 if let Some(Frame::Object(object)) = self.stack.last_mut() {
                     object.name = Some(name);
                 }

@@ -3,10 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use bestmove::config::Config;
+use http_body_util::BodyExt;
 use serde_json::{json, Value};
+use tower::ServiceExt;
 
-use crate::helpers::{post_best_move, post_best_move_raw};
+use crate::helpers::{post_best_move, post_best_move_raw, TestResponse};
 
 #[tokio::test]
 async fn a_key_given_twice_is_refused_even_when_one_copy_is_null() {
@@ -82,4 +86,81 @@ async fn a_board_that_cannot_be_read_says_why() {
     let nested = format!(r#"{{"board": {}"X"{}}}"#, "[".repeat(200), "]".repeat(200));
     let error = post_best_move_raw(nested).await.json()["error"].clone();
     assert!(error["message"].as_str().unwrap().contains("nested far too deeply"), "{error}");
+}
+
+/// The answers may stay this far under 2 MiB and no further.
+const ANSWER_BOUND: usize = 2 * 1024 * 1024;
+
+/// Sends one request through `app` and collects the whole response.
+pub(crate) async fn send_to(app: &axum::Router, request: Request<Body>) -> TestResponse {
+    let response = app.clone().oneshot(request).await.expect("the router is infallible");
+    let status = response.status();
+    let headers = response.headers().clone();
+    let body = response.into_body().collect().await.expect("a readable body").to_bytes().to_vec();
+    TestResponse { status, headers, body }
+}
+
+/// `POST /best-move` declared as JSON, to be given a body.
+fn best_move_request() -> axum::http::request::Builder {
+    Request::post("/best-move").header(header::CONTENT_TYPE, "application/json")
+}
+
+#[tokio::test]
+async fn the_widest_tree_the_limits_allow_gets_a_short_answer_that_counts_every_move() {
+    let tree = format!(r#"{{"tree": [{}1]}}"#, "1,".repeat(1_999_998));
+    let response = post_best_move_raw(tree).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text());
+    assert!(response.body.len() < ANSWER_BOUND, "an answer of {} bytes", response.body.len());
+    let answer = response.json();
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 1000);
+    assert_eq!(answer["moves"][999]["move"], 999);
+    assert_eq!((answer["moves_total"].clone(), answer["moves_truncated"].clone()), (json!(1_999_999), json!(true)));
+    assert_eq!(answer["minimax"]["nodes"], 2_000_000);
+}
+
+#[tokio::test]
+async fn the_largest_names_and_values_keep_the_answer_under_two_mebibytes() {
+    // Names at the longest allowed, each byte a control character that the
+    // answer must escape in six bytes, and the longest values.
+    let name = r"\u0001".repeat(128);
+    let children: Vec<String> =
+        (0..1500).map(|_| format!(r#"{{"name": "{name}", "value": -9223372036854775807}}"#)).collect();
+    let body = format!(r#"{{"tree": {{"children": [{}]}}, "maximizing": false}}"#, children.join(","));
+    let response = post_best_move_raw(body).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text());
+    assert!(response.body.len() < ANSWER_BOUND, "an answer of {} bytes", response.body.len());
+    let answer = response.json();
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 1000);
+    assert_eq!(answer["moves"][0]["name"].as_str().unwrap().len(), 128);
+
+    let longer = format!(r#"{{"tree": {{"children": [{{"name": "{}", "value": 1}}]}}}}"#, "n".repeat(129));
+    let refused = post_best_move_raw(longer).await.json();
+    assert_eq!(refused["error"]["code"], "invalid_tree");
+    assert_eq!(refused["error"]["field"], "tree.children[0].name");
+}
+
+#[tokio::test]
+async fn max_moves_sets_how_many_moves_are_listed_up_to_the_servers_most() {
+    let answer = post_best_move(&json!({"tree": [1, 2, 3], "max_moves": 2})).await.json();
+    let listed: Vec<u64> = answer["moves"].as_array().unwrap().iter().map(|m| m["move"].as_u64().unwrap()).collect();
+    assert_eq!(listed, vec![0, 1]);
+    assert_eq!((answer["moves_total"].clone(), answer["moves_truncated"].clone()), (json!(3), json!(true)));
+    assert_eq!(answer["best_move"], 2, "the best move is found among all moves, listed or not");
+
+    let none = post_best_move(&json!({"board": "XO..X....", "max_moves": 0})).await.json();
+    assert_eq!((none["moves"].clone(), none["moves_total"].clone()), (json!([]), json!(6)));
+    let all = post_best_move(&json!({"board": "XO..X...."})).await.json();
+    assert_eq!((all["moves"].as_array().unwrap().len(), all["moves_truncated"].clone()), (6, json!(false)));
+
+    for too_many in [json!(10_001), json!(-1), json!(1.5)] {
+        let error = post_best_move(&json!({"tree": [1], "max_moves": too_many})).await.json();
+        assert_eq!(
+            (error["error"]["code"].clone(), error["error"]["field"].clone()),
+            (json!("invalid_option"), json!("max_moves"))
+        );
+    }
+    let app = bestmove::api::app(Config { max_moves_limit: 20_000, ..Config::default() });
+    let raised =
+        send_to(&app, best_move_request().body(Body::from(r#"{"tree": [1], "max_moves": 20000}"#)).unwrap()).await;
+    assert_eq!(raised.status, StatusCode::OK, "{}", raised.text());
 }
