@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::http::{header, Request, StatusCode};
 use bestmove::config::Config;
 use http_body_util::BodyExt;
@@ -163,4 +163,68 @@ async fn max_moves_sets_how_many_moves_are_listed_up_to_the_servers_most() {
     let raised =
         send_to(&app, best_move_request().body(Body::from(r#"{"tree": [1], "max_moves": 20000}"#)).unwrap()).await;
     assert_eq!(raised.status, StatusCode::OK, "{}", raised.text());
+}
+
+/// A body that sends `first` and then nothing more, ever.
+pub(crate) fn stalled_body(first: &'static str) -> Body {
+    struct Stall(Option<Bytes>);
+    impl futures_core::Stream for Stall {
+        type Item = Result<Bytes, std::io::Error>;
+        fn poll_next(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+        ) -> std::task::Poll<Option<Self::Item>> {
+            match self.0.take() {
+                Some(bytes) => std::task::Poll::Ready(Some(Ok(bytes))),
+                None => std::task::Poll::Pending,
+            }
+        }
+    }
+    Body::from_stream(Stall(Some(Bytes::from_static(first.as_bytes()))))
+}
+
+#[tokio::test]
+async fn a_body_that_stalls_is_a_408_that_carries_cors_headers_and_a_request_id() {
+    let config = Config { body_read_timeout_ms: 50, cors_origins: "http://app.example".into(), ..Config::default() };
+    let app = bestmove::api::app(config);
+    for declared in [Some("30"), None] {
+        let mut request = best_move_request().header(header::ORIGIN, "http://app.example");
+        if let Some(length) = declared {
+            request = request.header(header::CONTENT_LENGTH, length);
+        }
+        let response = send_to(&app, request.body(stalled_body(r#"{"board":"#)).unwrap()).await;
+        assert_eq!(response.status, StatusCode::REQUEST_TIMEOUT, "{declared:?}: {}", response.text());
+        let error = response.json()["error"].clone();
+        assert_eq!(error["code"], "body_timeout");
+        assert!(error["message"].as_str().unwrap().contains("50 ms"), "{error}");
+        assert_eq!(response.header("access-control-allow-origin").as_deref(), Some("http://app.example"));
+        assert!(response.header("x-request-id").is_some());
+        assert_eq!(response.header("connection").as_deref(), Some("close"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploads_that_stall_hold_no_search_slot() {
+    // One slot and no queue: a stalled upload that took the slot, or a place
+    // in the queue, would turn the next search away.
+    let config =
+        Config { max_concurrent_searches: Some(1), search_queue: 0, body_read_timeout_ms: 60_000, ..Config::default() };
+    let app = bestmove::api::app(config);
+    let mut stalled = Vec::new();
+    for declared in [None, None, Some("30000"), Some("30000")] {
+        let mut request = best_move_request();
+        if let Some(length) = declared {
+            request = request.header(header::CONTENT_LENGTH, length);
+        }
+        let request = request.body(stalled_body(r#"{"tree": [1,"#)).unwrap();
+        stalled.push(tokio::spawn(app.clone().oneshot(request)));
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let empty_board = best_move_request().body(Body::from(r#"{"board": "........."}"#)).unwrap();
+    let response = send_to(&app, empty_board).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text());
+    assert!(stalled.iter().all(|upload| !upload.is_finished()), "the stalled uploads are still being read");
+    for upload in stalled {
+        upload.abort();
+    }
 }
