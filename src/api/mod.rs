@@ -264,16 +264,16 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
         return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
     }
     let small = declared.is_some_and(|length| length <= INLINE_PARSE_BYTES);
-    let body = read_body(&state, request.into_body(), declared, !small).await?;
+    let (body, deadline) = read_body(&state, request.into_body(), declared, !small).await?;
     if small {
         let search_request = SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?;
         if search_request.work_estimate() <= state.config.inline_max_nodes {
             // Cheaper to search right here than to hand it to another thread.
             return search(&state, &search_request, &AtomicBool::new(false));
         }
-        return run_blocking(&state, Ready::Parsed(search_request)).await;
+        return run_blocking(&state, Ready::Parsed(search_request), deadline).await;
     }
-    run_blocking(&state, Ready::Body(body)).await
+    run_blocking(&state, Ready::Body(body), deadline).await
 }
 
 /// A request body, holding its share of the buffered body budget until it
@@ -283,63 +283,67 @@ struct BufferedBody {
     _room: Option<OwnedSemaphorePermit>,
 }
 
-/// Reads the whole body within `BODY_READ_TIMEOUT_MS` and the size limit:
-/// 408 if it does not arrive in time. A `counted` body takes room in the
-/// buffered body budget for each piece as it arrives; if it is still
-/// waiting for room when the time is up, the service is too busy: 503.
+/// Reads the whole body, within the size limit and two budgets of time.
+///
+/// The client has `BODY_READ_TIMEOUT_MS` to send it: past that, 408. A
+/// `counted` body also needs room in the buffered body budget: the whole
+/// declared length once the body starts to arrive (so that bodies never
+/// wait for each other's room half-read), or piece by piece when no length
+/// is declared. Time spent waiting for room is the service's, not the
+/// client's: it counts against `REQUEST_TIMEOUT_MS` instead, and running out
+/// of it is a 503. Returns the body and the deadline left for its search.
 async fn read_body(
-    state: &AppState,
-    body: Body,
-    declared: Option<usize>,
-    counted: bool,
-) -> Result<BufferedBody, ApiError> {
-    let mut waiting_for_room = false;
-    let read = collect_body(state, body, declared, counted, &mut waiting_for_room);
-    match tokio::time::timeout(state.body_read_timeout(), read).await {
-        Ok(result) => result,
-        Err(_) if waiting_for_room => {
-            state.metrics.shed.inc();
-            Err(ApiError::Overloaded)
-        }
-        Err(_) => Err(ApiError::BodyTimeout { limit_ms: state.config.body_read_timeout_ms }),
-    }
-}
-
-async fn collect_body(
     state: &AppState,
     mut body: Body,
     declared: Option<usize>,
     counted: bool,
-    waiting_for_room: &mut bool,
-) -> Result<BufferedBody, ApiError> {
+) -> Result<(BufferedBody, tokio::time::Instant), ApiError> {
     let limit = state.config.max_body_bytes;
+    let started = tokio::time::Instant::now();
+    let mut client_deadline = started + state.body_read_timeout();
+    let mut service_deadline = started + state.timeout();
     // Reserved, not touched: memory is only used as the bytes arrive.
     let mut bytes = Vec::with_capacity(declared.unwrap_or(0).min(limit));
     let mut room: Option<OwnedSemaphorePermit> = None;
-    while let Some(frame) = body.frame().await {
+    let mut reserved = 0;
+    loop {
+        let waiting = tokio::time::Instant::now();
+        let frame = match tokio::time::timeout_at(client_deadline, body.frame()).await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(_) => return Err(ApiError::BodyTimeout { limit_ms: state.config.body_read_timeout_ms }),
+        };
+        service_deadline += waiting.elapsed();
         let frame = frame.map_err(|e| ApiError::MalformedJson(format!("the body could not be read ({e})")))?;
         let Ok(data) = frame.into_data() else { continue };
-        if bytes.len() + data.len() > limit {
+        let needed = bytes.len() + data.len();
+        if needed > limit {
             return Err(ApiError::PayloadTooLarge { limit });
         }
-        if counted && !data.is_empty() {
-            *waiting_for_room = true;
-            let permits = u32::try_from(data.len()).map_err(|e| ApiError::Internal(e.to_string()))?;
-            let more = state
-                .body_room
-                .clone()
-                .acquire_many_owned(permits)
-                .await
-                .map_err(|closed| ApiError::Internal(closed.to_string()))?;
-            *waiting_for_room = false;
+        if counted && needed > reserved {
+            let more = needed.max(declared.unwrap_or(0).min(limit)) - reserved;
+            let waiting = tokio::time::Instant::now();
+            let permits = u32::try_from(more).map_err(|e| ApiError::Internal(e.to_string()))?;
+            let granted =
+                match tokio::time::timeout_at(service_deadline, state.body_room.clone().acquire_many_owned(permits))
+                    .await
+                {
+                    Ok(granted) => granted.map_err(|closed| ApiError::Internal(closed.to_string()))?,
+                    Err(_) => {
+                        state.metrics.shed.inc();
+                        return Err(ApiError::Overloaded);
+                    }
+                };
+            client_deadline += waiting.elapsed();
+            reserved += more;
             match room.as_mut() {
-                Some(room) => room.merge(more),
-                None => room = Some(more),
+                Some(room) => room.merge(granted),
+                None => room = Some(granted),
             }
         }
         bytes.extend_from_slice(&data);
     }
-    Ok(BufferedBody { bytes: Bytes::from(bytes), _room: room })
+    Ok((BufferedBody { bytes: Bytes::from(bytes), _room: room }, service_deadline))
 }
 
 /// A search ready to wait for a slot: already parsed, or a body to parse.
@@ -353,10 +357,14 @@ enum Ready {
 ///
 /// At most `search_slots` run at once and `search_queue` more may wait;
 /// beyond that the answer is 503 at once, so memory and latency stay
-/// bounded under any load. Past the request timeout the search is told to
-/// stop and the answer is 503.
-async fn run_blocking(state: &Arc<AppState>, ready: Ready) -> Result<Response, ApiError> {
-    let deadline = tokio::time::Instant::now() + state.timeout();
+/// bounded under any load. Past `deadline` (the request timeout, counted
+/// from the start of the request without the time its body took to arrive)
+/// the search is told to stop and the answer is 503.
+async fn run_blocking(
+    state: &Arc<AppState>,
+    ready: Ready,
+    deadline: tokio::time::Instant,
+) -> Result<Response, ApiError> {
     let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
     let capacity = state.config.search_slots() + state.config.search_queue;
     let Some(_admission) = Admission::try_new(&state.admitted, capacity) else {

@@ -166,7 +166,7 @@ async fn max_moves_sets_how_many_moves_are_listed_up_to_the_servers_most() {
 }
 
 /// A body that sends `first` and then nothing more, ever.
-pub(crate) fn stalled_body(first: &'static str) -> Body {
+pub(crate) fn stalled_body(first: impl Into<Bytes>) -> Body {
     struct Stall(Option<Bytes>);
     impl futures_core::Stream for Stall {
         type Item = Result<Bytes, std::io::Error>;
@@ -180,7 +180,7 @@ pub(crate) fn stalled_body(first: &'static str) -> Body {
             }
         }
     }
-    Body::from_stream(Stall(Some(Bytes::from_static(first.as_bytes()))))
+    Body::from_stream(Stall(Some(first.into())))
 }
 
 #[tokio::test]
@@ -227,4 +227,29 @@ async fn uploads_that_stall_hold_no_search_slot() {
     for upload in stalled {
         upload.abort();
     }
+}
+
+#[tokio::test]
+async fn a_body_that_finds_no_room_in_time_is_a_503_not_a_408() {
+    // Room for 1,000 bytes of bodies of unknown length, taken by one upload
+    // that stalls: the next body waits for room, which is the service's
+    // time, not the client's.
+    let config = Config {
+        max_body_bytes: 1_000,
+        max_buffered_body_bytes: 1_000,
+        request_timeout_ms: 100,
+        body_read_timeout_ms: 60_000,
+        ..Config::default()
+    };
+    let app = bestmove::api::app(config);
+    let hog = best_move_request().body(stalled_body(format!("[{}", "1,".repeat(499)))).unwrap();
+    let hog = tokio::spawn(app.clone().oneshot(hog));
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    let body = Body::from(r#"{"board": "........."}"#);
+    let response = send_to(&app, best_move_request().body(body).unwrap()).await;
+    assert_eq!(response.status, StatusCode::SERVICE_UNAVAILABLE, "{}", response.text());
+    assert_eq!(response.json()["error"]["code"], "overloaded");
+    assert_eq!(response.header("retry-after").as_deref(), Some("1"));
+    assert!(!hog.is_finished());
+    hog.abort();
 }
