@@ -17,7 +17,7 @@ pub const DEFAULT_MAX_TREE_NODES: usize = 2_000_000;
 pub const DEFAULT_MAX_TREE_DEPTH: usize = 1_000;
 /// The deepest tree the setting may allow.
 pub const MAX_TREE_DEPTH_LIMIT: u64 = 4_000;
-/// Default time a request may take, queueing included.
+/// Default time a request may take apart from its body's arrival, queueing included.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 10_000;
 /// Default searches allowed to wait for a slot beyond those running.
 pub const DEFAULT_SEARCH_QUEUE: usize = 32;
@@ -70,7 +70,8 @@ pub struct Config {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_TREE_DEPTH_LIMIT))]
     pub max_tree_depth: usize,
 
-    /// Most time for one request, waiting for a search slot included; then 503.
+    /// Most time for one request apart from its body's arrival (waiting for
+    /// room for the body and for a search slot included); then 503.
     #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
     pub request_timeout_ms: u64,
 
