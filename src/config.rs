@@ -20,12 +20,19 @@ pub const DEFAULT_MAX_TREE_NODES: usize = 2_000_000;
 pub const DEFAULT_MAX_TREE_DEPTH: usize = 1_000;
 /// The deepest tree the setting may allow.
 pub const MAX_TREE_DEPTH_LIMIT: u64 = 4_000;
-/// Default time a request may take, queueing included.
+/// Default time a request may take apart from its body's arrival, queueing included.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 10_000;
 /// Default searches allowed to wait for a slot beyond those running.
 pub const DEFAULT_SEARCH_QUEUE: usize = 32;
 /// Default most nodes (estimated) for a search run on the async worker itself.
 pub const DEFAULT_INLINE_MAX_NODES: u64 = 16_384;
+/// Default time a request body may take to arrive.
+pub const DEFAULT_BODY_READ_TIMEOUT_MS: u64 = 5_000;
+/// Default most bytes of request bodies held at once, read or waiting for a
+/// search slot (bodies of at most 16 KiB declared are not counted).
+pub const DEFAULT_MAX_BUFFERED_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Default most `moves` a request may ask the answer to list.
+pub const DEFAULT_MAX_MOVES_LIMIT: usize = 10_000;
 /// Default time given to in-flight requests after a stop signal.
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 /// Default most time the engine may take for one answer, whatever `time_ms` asks.
@@ -72,9 +79,26 @@ pub struct Config {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_TREE_DEPTH_LIMIT))]
     pub max_tree_depth: usize,
 
-    /// Most time for one request, waiting for a search slot included; then 503.
+    /// Most time for one request apart from its body's arrival (waiting for
+    /// room for the body and for a search slot included); then 503.
     #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
     pub request_timeout_ms: u64,
+
+    /// Most time for a request's body to arrive; then 408. Counted apart
+    /// from REQUEST_TIMEOUT_MS: a body is read before its search waits for a slot.
+    #[arg(long, env = "BODY_READ_TIMEOUT_MS", default_value_t = DEFAULT_BODY_READ_TIMEOUT_MS)]
+    pub body_read_timeout_ms: u64,
+
+    /// Most bytes of request bodies held at once, being read or waiting for
+    /// a search slot; a body that finds no room within BODY_READ_TIMEOUT_MS
+    /// gets 503. Bodies declared at 16 KiB or less are not counted.
+    #[arg(long, env = "MAX_BUFFERED_BODY_BYTES", default_value_t = DEFAULT_MAX_BUFFERED_BODY_BYTES)]
+    pub max_buffered_body_bytes: usize,
+
+    /// Most `moves` a request may ask the answer to list (`max_moves`); the
+    /// default list is 1,000.
+    #[arg(long, env = "MAX_MOVES_LIMIT", default_value_t = DEFAULT_MAX_MOVES_LIMIT)]
+    pub max_moves_limit: usize,
 
     /// Searches running at once on the blocking pool [default: the number of CPUs].
     #[arg(long, env = "MAX_CONCURRENT_SEARCHES")]
@@ -157,6 +181,9 @@ impl Default for Config {
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
             max_tree_depth: DEFAULT_MAX_TREE_DEPTH,
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            body_read_timeout_ms: DEFAULT_BODY_READ_TIMEOUT_MS,
+            max_buffered_body_bytes: DEFAULT_MAX_BUFFERED_BODY_BYTES,
+            max_moves_limit: DEFAULT_MAX_MOVES_LIMIT,
             max_concurrent_searches: None,
             search_queue: DEFAULT_SEARCH_QUEUE,
             inline_max_nodes: DEFAULT_INLINE_MAX_NODES,

@@ -2,7 +2,10 @@
 //! against a naive reference on random trees.
 
 use bestmove::games::tree::{Tree, TreeError, TreeLimits};
-use bestmove::search::{alpha_beta, minimax, Limits};
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+use bestmove::search::{alpha_beta, choose, minimax, Limits, TieBreak};
 use proptest::prelude::*;
 
 fn parse(json: &str) -> Result<Tree, TreeError> {
@@ -192,12 +195,48 @@ impl Node {
             Node::Inner(_, kids) => kids.iter().map(|k| -k.reference(-sign, depth - 1)).max().unwrap(),
         }
     }
+
+    /// Naive negamax on (value, ply at which the line ends), preferring
+    /// the quickest win and the slowest loss; `ply` is this node's.
+    fn line(&self, sign: i64, depth: u32, ply: u32) -> (i64, u32) {
+        match self {
+            Node::Leaf(v) => (sign * v, ply),
+            Node::Inner(v, _) if depth == 0 => (sign * v, ply),
+            Node::Inner(_, kids) => {
+                kids.iter().map(|k| negate(k.line(-sign, depth - 1, ply + 1))).max_by(|a, b| compare(*a, *b)).unwrap()
+            }
+        }
+    }
+
+    /// The root moves that are equally good and best, by the reference.
+    fn best_moves(&self, sign: i64, depth: u32) -> BTreeSet<u32> {
+        let Node::Inner(_, kids) = self else { return BTreeSet::new() };
+        let lines: Vec<_> = kids.iter().map(|k| negate(k.line(-sign, depth - 1, 1))).collect();
+        let best = *lines.iter().max_by(|a, b| compare(**a, **b)).unwrap();
+        (0..kids.len() as u32).filter(|&i| compare(lines[i as usize], best) == Ordering::Equal).collect()
+    }
 }
 
-/// Mostly small values, which tie often; now and then any value at all, so
-/// both of the search's score widths are exercised.
+fn negate((value, ply): (i64, u32)) -> (i64, u32) {
+    (-value, ply)
+}
+
+/// Which line is better for the side to move: the higher value; for equal
+/// wins the sooner, for equal losses the later; draws are all alike.
+fn compare(a: (i64, u32), b: (i64, u32)) -> Ordering {
+    a.0.cmp(&b.0).then(match a.0.signum() {
+        1 => b.1.cmp(&a.1),
+        -1 => a.1.cmp(&b.1),
+        _ => Ordering::Equal,
+    })
+}
+
+/// Mostly small values, which tie often (half of them within -1..=1, so
+/// that draws and equal wins and losses of different lengths are common);
+/// now and then any value at all, so both of the search's score widths are
+/// exercised.
 fn arb_value() -> impl Strategy<Value = i64> {
-    prop_oneof![8 => -20i64..20, 1 => (i64::MIN + 1)..=i64::MAX]
+    prop_oneof![4 => -1i64..=1, 4 => -20i64..20, 1 => (i64::MIN + 1)..=i64::MAX]
 }
 
 fn arb_tree() -> impl Strategy<Value = Node> {
@@ -231,5 +270,12 @@ proptest! {
             prop_assert_eq!(root.score, mm.score);
             prop_assert!(mm.root_moves.iter().all(|m| m.score <= mm.score));
         }
+        // `first` answers the first of the equally good moves; `random`
+        // answers every one of them (over enough seeds), and no other.
+        let equal = node.best_moves(sign, depth.unwrap_or(u32::MAX));
+        let pick = |tie_break, seed| choose(&mm.root_moves, tie_break, 0.0, &mut fastrand::Rng::with_seed(seed));
+        prop_assert_eq!(pick(TieBreak::First, 0).map(|c| c.mv), equal.first().copied());
+        let random: BTreeSet<u32> = (0..64).filter_map(|seed| pick(TieBreak::Random, seed)).map(|c| c.mv).collect();
+        prop_assert_eq!(random, equal);
     }
 }

@@ -179,8 +179,13 @@ pub struct Answer {
     pub maximizing: Option<bool>,
     /// The line of best play.
     pub principal_variation: Vec<u64>,
-    /// Every legal move with its score, in move order.
+    /// The legal moves with their scores, in move order: the first
+    /// `max_moves` of them.
     pub moves: Vec<MoveScore>,
+    /// How many legal moves there are.
+    pub moves_total: u64,
+    /// True when `moves` lists fewer than `moves_total`.
+    pub moves_truncated: bool,
     /// The depth limit, as requested.
     pub max_depth: Option<u32>,
     /// The engine's time budget in milliseconds, after the server's cap.
@@ -321,8 +326,9 @@ pub fn answer(
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
             let searched = search_all(&tree.game(*maximizing), request, context, &mut table, sign, cancel, progress)?;
-            let names = tree.root_child_names();
-            let name_of = |mv: u32| names.get(mv as usize).copied().flatten().map(str::to_string);
+            // Names are looked up for the listed moves only: a root may have
+            // millions of children.
+            let name_of = |mv: u32| tree.root_child_name(mv as usize).map(str::to_string);
             let mut answer = common("tree", &searched, request, context, sign, |mv| mv as u64);
             answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
             for entry in &mut answer.moves {
@@ -424,10 +430,12 @@ fn common<M: Copy>(
     let minimax = report(&s.minimax, sign, request.max_depth, &id);
     let alphabeta = report(&s.alphabeta, sign, request.max_depth, &id);
     let engine = engine_report(&s.engine, sign, None, &id);
-    let moves = s
+    let moves_total = s.minimax.root_moves.len();
+    let moves: Vec<MoveScore> = s
         .minimax
         .root_moves
         .iter()
+        .take(request.max_moves)
         .map(|m| MoveScore {
             mv: id(m.mv),
             name: None,
@@ -447,7 +455,9 @@ fn common<M: Copy>(
         board: None,
         maximizing: None,
         principal_variation: minimax.principal_variation.clone(),
+        moves_truncated: moves.len() < moves_total,
         moves,
+        moves_total: moves_total as u64,
         max_depth: request.max_depth,
         time_ms: budget(request, context).as_millis() as u64,
         tie_break: tie_break_name(request.tie_break),
@@ -503,9 +513,11 @@ fn connect4_answer(
     let mut rng = fastrand::Rng::with_seed(request.seed);
     let choice = connect4_choice(&engine_result, remaining, request, &mut rng);
     let engine = engine_report(&engine_result, 1, Some(remaining), u64::from);
-    let moves = engine_result
+    let moves_total = engine_result.root_moves.len();
+    let moves: Vec<MoveScore> = engine_result
         .root_moves
         .iter()
+        .take(request.max_moves)
         .map(|m| MoveScore {
             mv: u64::from(m.mv),
             name: None,
@@ -542,6 +554,8 @@ fn connect4_answer(
         }),
         maximizing: None,
         principal_variation: engine.result.principal_variation.clone(),
+        moves_truncated: moves.len() < moves_total,
+        moves_total: moves_total as u64,
         moves,
         max_depth: request.max_depth,
         time_ms: budget(request, context).as_millis() as u64,

@@ -17,6 +17,8 @@ pub enum ApiError {
     /// 422: well-formed JSON that does not make a valid request. `code` is
     /// one of the codes listed in openapi.yaml.
     Invalid { code: &'static str, message: String, field: Option<String> },
+    /// 408: the body did not arrive within the configured time.
+    BodyTimeout { limit_ms: u64 },
     /// 404: no such route.
     NotFound(String),
     /// 405: the route exists, but not for this method (named here).
@@ -42,6 +44,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Overloaded | ApiError::Timeout { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -56,6 +59,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::Invalid { code, .. } => code,
+            ApiError::BodyTimeout { .. } => "body_timeout",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Overloaded => "overloaded",
@@ -77,6 +81,9 @@ impl ApiError {
                 "the body must be JSON, sent with Content-Type: application/json (no Content-Type was given)".into()
             }
             ApiError::Invalid { message, .. } => message.clone(),
+            ApiError::BodyTimeout { limit_ms } => {
+                format!("the request body did not arrive within {limit_ms} ms")
+            }
             ApiError::NotFound(path) => {
                 format!("no route {path:?}: POST /best-move finds a move; GET /openapi.yaml describes the API")
             }
@@ -120,6 +127,11 @@ impl IntoResponse for ApiError {
         let mut response = (status, axum::Json(body)).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        if status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body may still be on its way: this connection
+            // cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

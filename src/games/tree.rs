@@ -76,6 +76,30 @@ impl fmt::Display for TreeError {
 
 impl std::error::Error for TreeError {}
 
+/// Steps kept at each end of a long path.
+const PATH_ENDS: usize = 5;
+
+/// A path from its steps (`[1]`, `.children[0]`, `.value`), such as
+/// `tree[1].children[0]`. A path of more than twice [`PATH_ENDS`] steps
+/// keeps that many at each end with `…` between, so an error deep in a
+/// tree stays short.
+fn join_path(steps: impl Iterator<Item = String>) -> String {
+    let steps: Vec<String> = steps.collect();
+    let mut path = String::from("tree");
+    if steps.len() <= 2 * PATH_ENDS {
+        path.extend(steps);
+    } else {
+        path.extend(steps[..PATH_ENDS].iter().cloned());
+        path.push('…');
+        path.extend(steps[steps.len() - PATH_ENDS..].iter().cloned());
+    }
+    path
+}
+
+/// The longest name, in bytes of UTF-8: the answer repeats the names of
+/// the root's children, and must stay small.
+pub const MAX_NAME_BYTES: usize = 128;
+
 const NO_NAME: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -131,6 +155,11 @@ impl Tree {
         self.children(self.root).map(|child| self.name(child)).collect()
     }
 
+    /// The name of the root's child `index`, if it has one.
+    pub fn root_child_name(&self, index: usize) -> Option<&str> {
+        self.children(self.root).nth(index).and_then(|child| self.name(child))
+    }
+
     fn name(&self, node: u32) -> Option<&str> {
         let name = self.nodes[node as usize].name;
         (name != NO_NAME).then(|| self.names[name as usize].as_str())
@@ -178,14 +207,13 @@ impl Tree {
     }
 
     fn render_path(&self, steps: &[(u32, u32)]) -> String {
-        let mut path = String::from("tree");
-        for &(parent, index) in steps {
+        join_path(steps.iter().map(|&(parent, index)| {
             if self.nodes[parent as usize].object {
-                path.push_str(".children");
+                format!(".children[{index}]")
+            } else {
+                format!("[{index}]")
             }
-            path.push_str(&format!("[{index}]"));
-        }
-        path
+        }))
     }
 }
 
@@ -499,6 +527,12 @@ impl<'a> Parser<'a> {
                     return Err(self.invalid(&format!("a name is a string, not {found}")));
                 }
                 let name = self.string()?;
+                if name.len() > MAX_NAME_BYTES {
+                    return Err(self.invalid(&format!(
+                        "a name is at most {MAX_NAME_BYTES} bytes of UTF-8; this one has {}",
+                        name.len()
+                    )));
+                }
                 if let Some(Frame::Object(object)) = self.stack.last_mut() {
                     object.name = Some(name);
                 }
@@ -605,20 +639,13 @@ impl<'a> Parser<'a> {
 
     /// The path of the value being read, such as `tree[1].children[0]`.
     fn path(&self) -> String {
-        let mut path = String::from("tree");
-        for frame in &self.stack {
-            match frame {
-                Frame::Array { index, .. } => path.push_str(&format!("[{index}]")),
-                Frame::Object(object) => match (object.reading_children, object.key) {
-                    (Some((_, index)), _) => path.push_str(&format!(".children[{index}]")),
-                    (None, Some(key)) => {
-                        path.push('.');
-                        path.push_str(key);
-                    }
-                    (None, None) => {}
-                },
-            }
-        }
-        path
+        join_path(self.stack.iter().filter_map(|frame| match frame {
+            Frame::Array { index, .. } => Some(format!("[{index}]")),
+            Frame::Object(object) => match (object.reading_children, object.key) {
+                (Some((_, index)), _) => Some(format!(".children[{index}]")),
+                (None, Some(key)) => Some(format!(".{key}")),
+                (None, None) => None,
+            },
+        }))
     }
 }

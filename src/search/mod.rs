@@ -324,7 +324,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
                 Some(value) => (-S::new(value, ply as u32 + 1), true),
                 None => (-self.node::<G, S, PRUNE, false>(&child, ply + 1, -beta, -alpha), false),
             };
-            if ROOT {
+            if ROOT && !PRUNE {
                 let plies = if leaf { 1 } else { self.lines.len(ply + 1) as u32 + 1 };
                 self.root_moves.push(RootMove { mv, score: score.score(), plies });
             }

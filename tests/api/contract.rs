@@ -481,6 +481,18 @@ async fn a_body_over_the_size_limit_is_a_413_matching_the_spec() {
 }
 
 #[tokio::test]
+async fn a_body_that_does_not_arrive_in_time_is_a_408_matching_the_spec() {
+    let app = bestmove::api::app(bestmove::config::Config { body_read_timeout_ms: 20, ..Default::default() });
+    let request = Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_LENGTH, "30")
+        .body(crate::limits::stalled_body(r#"{"board":"#))
+        .unwrap();
+    let response = crate::limits::send_to(&app, request).await;
+    assert_refused(response, StatusCode::REQUEST_TIMEOUT, "body_timeout", "9 bytes of a 30-byte body, then nothing");
+}
+
+#[tokio::test]
 async fn a_body_not_declared_as_json_is_a_415_matching_the_spec() {
     let body = r#"{"board": "XO..X...."}"#;
     for content_type in [Some("text/plain"), Some("application/x-www-form-urlencoded"), None] {

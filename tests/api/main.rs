@@ -4,5 +4,6 @@ mod best_move;
 mod connect4;
 mod contract;
 mod helpers;
+mod limits;
 mod robustness;
 mod service;
