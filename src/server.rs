@@ -16,6 +16,7 @@
 
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::{pin, Pin};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -28,7 +29,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpSocket, TcpStream};
 use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -45,6 +46,21 @@ const WARN_EVERY: Duration = Duration::from_secs(10);
 const ACCEPT_BACKOFF: (Duration, Duration) = (Duration::from_millis(10), Duration::from_secs(1));
 /// Time an HTTP/2 connection closed as idle gets to send its GOAWAY.
 const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
+/// Connections the kernel may queue for the accept loop (Linux caps it at
+/// `net.core.somaxconn`). Past `MAX_CONNECTIONS` new clients wait here, so it
+/// is larger than the 128 that `TcpListener::bind` asks for: beyond it a
+/// client's connection attempts are dropped and retried with growing delays.
+pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// A listener on `address` with a [`LISTEN_BACKLOG`]-long queue.
+pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {
+    let socket = if address.is_ipv4() { TcpSocket::new_v4()? } else { TcpSocket::new_v6()? };
+    // Restarting must not wait for the old socket's TIME_WAIT.
+    #[cfg(unix)]
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
+}
 
 /// Serves until `shutdown` completes, then stops accepting connections,
 /// closes idle ones and lets in-flight requests finish, for at most
