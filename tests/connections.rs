@@ -167,12 +167,12 @@ async fn an_idle_keep_alive_connection_is_closed_by_the_idle_timeout_not_the_sho
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn headers_sent_slowly_but_within_the_limit_are_served_on_new_and_keep_alive_connections() {
-    // 600 ms of headers per request, with a 2 s header timeout and an idle
+    // 1.5 s of headers per request, with a 5 s header timeout and an idle
     // timeout shorter than the headers take.
-    let server = Server::start(config(2_000, 300)).await;
+    let server = Server::start(config(5_000, 1_000)).await;
     let mut client = server.connect().await;
     for _ in 0..2 {
-        send_slowly(&mut client, HEALTHZ, 6, Duration::from_millis(100)).await;
+        send_slowly(&mut client, HEALTHZ, 6, Duration::from_millis(250)).await;
         let (status, body) = read_response(&mut client).await;
         assert!(status.starts_with("HTTP/1.1 200"), "{status}");
         assert!(body.contains("\"ok\""), "{body}");
@@ -336,7 +336,7 @@ fn running_out_of_file_descriptors_does_not_stop_the_accept_loop() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}\n{log:#?}");
     let accept_errors = log.iter().filter(|line| line.contains("accept error")).count();
     assert!(accept_errors >= 1, "the server did run out of descriptors: {log:#?}");
-    assert!(accept_errors <= 2, "one warning per interval, not per attempt: {log:#?}");
+    assert!(accept_errors <= 3, "one warning per interval, not per attempt: {log:#?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
