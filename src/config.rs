@@ -41,6 +41,16 @@ pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
 pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
 /// Default size of a Connect Four search's transposition table, in MiB.
 pub const DEFAULT_TT_MIB: usize = 64;
+/// Default time a connection has to deliver a request's headers.
+pub const DEFAULT_HEADER_READ_TIMEOUT_MS: u64 = 10_000;
+/// Default time a keep-alive connection may stay open with no request in flight.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+/// File descriptors kept free for everything but client connections: at
+/// least this many, and at least 1/16 of the limit.
+pub const RESERVED_FILE_DESCRIPTORS: usize = 64;
+/// The most connections the default connection limit allows, whatever the
+/// file-descriptor limit: each open connection holds some memory.
+pub const DEFAULT_MAX_CONNECTIONS_CEILING: usize = 16_384;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -151,6 +161,25 @@ pub struct Config {
     /// The opening book, once [`Config::load_book`] has read it.
     #[arg(skip)]
     pub book: Option<&'static Book>,
+
+    /// Time a connection has to send a request's headers, counted from when
+    /// it is accepted or, on a keep-alive connection, from the request's
+    /// first byte; then it is closed.
+    #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_ms: u64,
+
+    /// Time a keep-alive connection (HTTP/1.1 or HTTP/2) may stay open with
+    /// no request in flight; then it is closed.
+    #[arg(long, env = "IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_ms: u64,
+
+    /// Most client connections open at once; more wait in the listen backlog
+    /// until one closes [default: the file-descriptor limit less 1/16 of it
+    /// (at least 64), at most 16384].
+    #[arg(long, env = "MAX_CONNECTIONS", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_connections: Option<usize>,
 }
 
 impl Config {
@@ -169,6 +198,41 @@ impl Config {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
             .max(1)
     }
+
+    /// Connections that may be open at once: the setting, or what the
+    /// process's file-descriptor limit leaves room for.
+    pub fn connection_limit(&self) -> usize {
+        self.max_connections.unwrap_or_else(|| default_max_connections(open_files_limit())).max(1)
+    }
+}
+
+/// The connection limit for a file-descriptor limit (`None`: unknown or
+/// unlimited): the limit less what the rest of the process may open (the
+/// listener, the runtime's own descriptors, logs, files read at start).
+pub fn default_max_connections(open_files_limit: Option<u64>) -> usize {
+    let Some(limit) = open_files_limit else {
+        return DEFAULT_MAX_CONNECTIONS_CEILING;
+    };
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let reserved = (limit / 16).max(RESERVED_FILE_DESCRIPTORS);
+    limit.saturating_sub(reserved).clamp(1, DEFAULT_MAX_CONNECTIONS_CEILING)
+}
+
+/// The process's soft limit on open file descriptors, if it has a finite one.
+#[cfg(unix)]
+pub fn open_files_limit() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit only writes the struct it is given.
+    let status = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    // rlim_t is u64 on Linux but not on every Unix.
+    #[allow(clippy::unnecessary_cast)]
+    (status == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+}
+
+/// The process's soft limit on open file descriptors, if it has a finite one.
+#[cfg(not(unix))]
+pub fn open_files_limit() -> Option<u64> {
+    None
 }
 
 impl Default for Config {
@@ -195,6 +259,9 @@ impl Default for Config {
             tt_mib: DEFAULT_TT_MIB,
             opening_book: None,
             book: None,
+            header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
+            idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
+            max_connections: None,
         }
     }
 }

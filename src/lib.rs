@@ -4,7 +4,8 @@
 //! The crate is layered so that data flows one way:
 //!
 //! - [`config`]: every setting, from flags and environment variables;
-//! - [`server`]: serving the api on a listener, and draining on shutdown;
+//! - [`server`]: serving the api on a listener with bounded connections
+//!   (header and idle timeouts, a connection limit), draining on shutdown;
 //! - [`api`]: the HTTP layer (axum): parses and validates requests, runs the
 //!   search off the async workers, maps every failure to a JSON error;
 //! - [`games`]: tic-tac-toe (bitboards) and generic JSON trees, each turning

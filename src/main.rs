@@ -8,7 +8,6 @@ use std::time::Duration;
 use bestmove::config::{Config, LogFormat};
 use clap::{Parser, Subcommand};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpListener;
 use tracing_subscriber::EnvFilter;
 
 /// bestmove: the best move in tic-tac-toe or any JSON game tree, by minimax
@@ -95,8 +94,8 @@ async fn serve(config: Config) -> ExitCode {
         LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
         LogFormat::Human => tracing_subscriber::fmt().with_env_filter(filter).init(),
     }
-    let address = (config.host, config.port);
-    let listener = match TcpListener::bind(address).await {
+    let address = std::net::SocketAddr::new(config.host, config.port);
+    let listener = match bestmove::server::bind(address) {
         Ok(listener) => listener,
         Err(error) => {
             tracing::error!(%error, host = %config.host, port = config.port, "cannot listen");
