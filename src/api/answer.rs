@@ -137,7 +137,10 @@ pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Ca
     match &request.game {
         GameInput::Board(position) => board_answer(position, request, cancel),
         GameInput::Tree { tree, maximizing } => {
-            let searched = search_both(&tree.game(*maximizing), request, cancel)?;
+            // Reading the request checked the tree against this depth limit,
+            // and refused it if it failed, so this cannot fail.
+            let game = tree.game(*maximizing, request.max_depth).map_err(|_| Cancelled)?;
+            let searched = search_both(&game, request, cancel)?;
             // Scores are reported in the tree's own units: the root's view
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
