@@ -1,8 +1,6 @@
 //! Every setting of the service: a command-line flag and an environment
 //! variable for each, with the defaults documented in one place.
 
-use std::net::IpAddr;
-
 use clap::{Args, ValueEnum};
 
 /// Default listening address: loopback, so a development run is not exposed.
@@ -40,9 +38,10 @@ pub enum LogFormat {
 /// environment variable (`MAX_TREE_NODES`); the flag wins.
 #[derive(Clone, Debug, Args)]
 pub struct Config {
-    /// Address to listen on (use 0.0.0.0 in a container).
-    #[arg(long, env = "HOST", default_value = DEFAULT_HOST)]
-    pub host: IpAddr,
+    /// Address to listen on: an IP address or a host name such as
+    /// localhost (use 0.0.0.0 in a container).
+    #[arg(long, env = "HOST", default_value = DEFAULT_HOST, value_parser = parse_host)]
+    pub host: String,
 
     /// Port to listen on.
     #[arg(long, env = "PORT", default_value_t = DEFAULT_PORT)]
@@ -93,6 +92,15 @@ pub struct Config {
     pub shutdown_timeout_ms: u64,
 }
 
+/// A host is an IP address or a name, resolved when the server binds: only
+/// an empty value or one with spaces is refused here.
+fn parse_host(host: &str) -> Result<String, String> {
+    if host.is_empty() || host.chars().any(char::is_whitespace) {
+        return Err("a host is an IP address or a host name, such as 0.0.0.0 or localhost".into());
+    }
+    Ok(host.to_string())
+}
+
 impl Config {
     /// Searches that may run at once: the setting, or one per CPU.
     pub fn search_slots(&self) -> usize {
@@ -106,7 +114,7 @@ impl Default for Config {
     /// The documented defaults, ignoring flags and the environment.
     fn default() -> Self {
         Config {
-            host: DEFAULT_HOST.parse().expect("a valid default address"),
+            host: DEFAULT_HOST.into(),
             port: DEFAULT_PORT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
@@ -118,6 +126,29 @@ impl Default for Config {
             cors_origins: "*".into(),
             log_format: LogFormat::Human,
             shutdown_timeout_ms: DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    #[test]
+    fn a_host_is_an_address_or_a_name() {
+        for host in ["127.0.0.1", "0.0.0.0", "::1", "localhost", "bestmove.internal"] {
+            let cli = Cli::try_parse_from(["bestmove", "--host", host]).unwrap_or_else(|e| panic!("{host}: {e}"));
+            assert_eq!(cli.config.host, host);
+        }
+        for host in ["", "local host"] {
+            assert!(Cli::try_parse_from(["bestmove", "--host", host]).is_err(), "{host:?} was accepted");
         }
     }
 }

@@ -63,8 +63,9 @@ async fn serve(config: Config) -> ExitCode {
         LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
         LogFormat::Human => tracing_subscriber::fmt().with_env_filter(filter).init(),
     }
-    let address = (config.host, config.port);
-    let listener = match TcpListener::bind(address).await {
+    // A host name (such as localhost) is resolved here; the first of its
+    // addresses that can be bound is used.
+    let listener = match TcpListener::bind((config.host.as_str(), config.port)).await {
         Ok(listener) => listener,
         Err(error) => {
             tracing::error!(%error, host = %config.host, port = config.port, "cannot listen");
