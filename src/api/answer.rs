@@ -54,7 +54,10 @@ pub struct Answer {
     pub best_move_name: Option<Option<String>>,
     /// True when `mistake` made the answer a random legal move.
     pub random_move: bool,
-    /// The position's score under best play.
+    /// The score of `best_move` itself, as in `moves`: below `score` when a
+    /// mistake chose a worse move; `null` when the game is over.
+    pub best_move_score: Option<i64>,
+    /// The position's score under best play (not that of a random move).
     pub score: i64,
     /// False when the depth limit cut a line.
     pub exact: bool,
@@ -209,12 +212,15 @@ fn common<M: Copy>(
             score: sign * m.score.value(),
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
         })
-        .collect();
+        .collect::<Vec<MoveScore>>();
+    let chosen = s.choice.map(|c| id(c.mv));
+    let best_move_score = chosen.and_then(|mv| moves.iter().find(|m| m.mv == mv)).map(|m| m.score);
     Answer {
         kind,
-        best_move: s.choice.map(|c| id(c.mv)),
+        best_move: chosen,
         best_move_name: None,
         random_move: s.choice.is_some_and(|c| c.random_move),
+        best_move_score,
         score: minimax.score,
         exact: minimax.exact,
         plies_to_end: minimax.plies_to_end,
