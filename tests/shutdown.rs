@@ -1,5 +1,8 @@
 //! Stopping: in-flight requests finish, new connections are refused, and
-//! the process exits 0 on SIGTERM.
+//! the process exits 0 on SIGTERM. They need the `server` feature (the
+//! default); without it this binary is empty.
+
+#![cfg(feature = "server")]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
