@@ -3,7 +3,7 @@
 # figure behind the memory request and limit in deploy/kubernetes/.
 #
 # Generates a tree just under MAX_TREE_NODES (1990 inner nodes of 1000
-# leaves: 1,991,991 nodes, about 8.7 MB of JSON), starts the server on a free
+# leaves: 1,991,991 nodes, about 8.3 MiB of JSON), starts the server on a free
 # loopback port with MAX_CONCURRENT_SEARCHES slots (default 1, as deployed),
 # sends it once, then CLIENTS (default 8) copies at once, and prints the
 # peak resident memory (VmHWM) after each step.
