@@ -198,6 +198,8 @@ size_mib=$(awk -v b="$size" 'BEGIN{printf "%.1f", b/1048576}')
 base_note="on the official base images"
 (( ${#standins[@]} == 0 )) || base_note="measured on the local stand-in bases, not the official ones"
 echo "image $IMAGE: $size bytes ($size_mib MiB), $base_note"
+binary=$($E run --rm --entrypoint stat "$IMAGE" -c %s /usr/local/bin/bestmove)
+echo "of which the bestmove binary: $binary bytes ($(awk -v b="$binary" 'BEGIN{printf "%.1f", b/1048576}') MiB)"
 
 # ---- 5. run as deployed ----------------------------------------------------------
 t "run with the Kubernetes restrictions"
