@@ -193,6 +193,12 @@ fn report<M: Copy>(result: &SearchResult<M>, sign: i64, id: impl Fn(M) -> u64) -
     }
 }
 
+/// The score of the move answered, as `moves` lists it; `None` when there
+/// is no move.
+fn played_score(moves: &[MoveScore], played: Option<u64>) -> Option<i64> {
+    played.and_then(|mv| moves.iter().find(|m| m.mv == mv)).map(|m| m.score)
+}
+
 fn common<M: Copy>(
     kind: &'static str,
     s: &Searched<M>,
@@ -214,7 +220,7 @@ fn common<M: Copy>(
         })
         .collect::<Vec<MoveScore>>();
     let chosen = s.choice.map(|c| id(c.mv));
-    let best_move_score = chosen.and_then(|mv| moves.iter().find(|m| m.mv == mv)).map(|m| m.score);
+    let best_move_score = played_score(&moves, chosen);
     Answer {
         kind,
         best_move: chosen,

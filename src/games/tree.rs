@@ -170,7 +170,8 @@ impl Tree {
     /// their `value`, so each inner node exactly `max_depth` edges below the
     /// root needs one: the first that has none is a
     /// [`TreeError::MissingValue`]. Search the game with the same depth
-    /// limit, [`TreeGame::max_depth`].
+    /// limit, [`TreeGame::max_depth`]: under another, a node without a value
+    /// counts as 0.
     ///
     /// ```
     /// use bestmove::games::tree::{Tree, TreeError, TreeLimits};
@@ -277,8 +278,9 @@ impl Game for TreeGame<'_> {
     }
 
     /// The node's own `value`. [`Tree::game`] makes sure that every node a
-    /// search to [`TreeGame::max_depth`] stops at has one; under another
-    /// depth limit, a node without a value would count as 0.
+    /// search to [`TreeGame::max_depth`] stops at has one. A search cut
+    /// shallower or deeper (such as a shallow iteration used only to order
+    /// moves) may stop at a node without one, which then counts as 0.
     fn evaluate(&self) -> i64 {
         self.sign * self.tree.nodes[self.node as usize].value
     }
