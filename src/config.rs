@@ -57,7 +57,7 @@ pub struct Config {
 
     /// Deepest tree (edges from the root to the deepest leaf); deeper gets 422.
     /// At most 4000: a search keeps a line per level, so its memory grows
-    /// with the square of the depth (4 MB at 1,000 levels, 64 MB at 4,000).
+    /// with the square of the depth (3.8 MiB at 1,000 levels, 61 MiB at 4,000).
     #[arg(long, env = "MAX_TREE_DEPTH", default_value_t = DEFAULT_MAX_TREE_DEPTH,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_TREE_DEPTH_LIMIT))]
     pub max_tree_depth: usize,
