@@ -94,8 +94,9 @@ async fn serve(config: Config) -> ExitCode {
         LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
         LogFormat::Human => tracing_subscriber::fmt().with_env_filter(filter).init(),
     }
-    let address = std::net::SocketAddr::new(config.host, config.port);
-    let listener = match bestmove::server::bind(address) {
+    // A host name (such as localhost) is resolved here; the first of its
+    // addresses that can be bound is used.
+    let listener = match bind(&config.host, config.port).await {
         Ok(listener) => listener,
         Err(error) => {
             tracing::error!(%error, host = %config.host, port = config.port, "cannot listen");
@@ -128,4 +129,17 @@ async fn healthcheck(port: u16) -> ExitCode {
         Ok(Ok(true)) => ExitCode::SUCCESS,
         _ => ExitCode::FAILURE,
     }
+}
+
+/// Listens on the first address of `host` (a name or an address) that can be
+/// bound, with the server's listen backlog.
+async fn bind(host: &str, port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    for address in tokio::net::lookup_host((host, port)).await? {
+        match bestmove::server::bind(address) {
+            Ok(listener) => return Ok(listener),
+            Err(error) => last = Some(error),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, format!("{host} has no address"))))
 }

@@ -15,7 +15,7 @@ fn parse(json: &str) -> Result<Tree, TreeError> {
 /// (best move, score in leaf units, minimax nodes, alpha-beta nodes)
 fn solve(json: &str, maximizing: bool) -> (Option<u32>, i64, u64, u64) {
     let tree = parse(json).unwrap();
-    let game = tree.game(maximizing);
+    let game = tree.game(maximizing, None).unwrap();
     let mm = minimax(&game, Limits::default()).unwrap();
     let ab = alpha_beta(&game, Limits::default()).unwrap();
     assert_eq!(mm.score, ab.score);
@@ -133,7 +133,7 @@ fn a_tree_exactly_at_the_depth_limit_is_searched_in_both_forms() {
     for json in [nested_arrays(1000), nested_objects(1000)] {
         let tree = parse(&json).unwrap();
         assert_eq!(tree.depth(), 1000);
-        let mm = minimax(&tree.game(true), Limits::default()).unwrap();
+        let mm = minimax(&tree.game(true, None).unwrap(), Limits::default()).unwrap();
         assert_eq!(mm.principal_variation.len(), 1000);
     }
 }
@@ -155,18 +155,22 @@ fn a_million_levels_of_nesting_is_an_error_not_a_crash() {
 fn a_depth_limit_uses_inner_values_and_names_the_node_without_one() {
     let json = r#"[{"value": 7, "children": [1, 2]}, {"value": 3, "children": [9]}]"#;
     let tree = parse(json).unwrap();
-    tree.check_horizon(1).unwrap();
-    let limits = Limits { max_depth: Some(1), ..Limits::default() };
-    let mm = minimax(&tree.game(true), limits).unwrap();
+    let game = tree.game(true, Some(1)).unwrap();
+    assert_eq!(game.max_depth(), Some(1));
+    let limits = Limits { max_depth: game.max_depth(), ..Limits::default() };
+    let mm = minimax(&game, limits).unwrap();
     assert_eq!((mm.best_move, mm.score.value(), mm.exact), (Some(0), 7, false));
-    let deeper = Limits { max_depth: Some(2), ..Limits::default() };
-    let mm = minimax(&tree.game(true), deeper).unwrap();
+    let game = tree.game(true, Some(2)).unwrap();
+    let mm = minimax(&game, Limits { max_depth: game.max_depth(), ..Limits::default() }).unwrap();
     assert_eq!((mm.best_move, mm.score.value(), mm.exact), (Some(1), 9, true));
 
     let missing = parse(r#"[{"value": 7, "children": [1, 2]}, [[4], 5]]"#).unwrap();
-    assert_eq!(missing.check_horizon(1).unwrap_err().path(), "tree[1]");
-    assert_eq!(missing.check_horizon(2).unwrap_err().path(), "tree[1][0]");
-    missing.check_horizon(3).unwrap();
+    let path = |depth| missing.game(true, Some(depth)).map(|_| ()).map_err(|e| e.path().to_string());
+    assert_eq!(path(1), Err("tree[1]".to_string()));
+    assert_eq!(path(2), Err("tree[1][0]".to_string()));
+    assert_eq!(path(3), Ok(()));
+    // Without a depth limit nothing is cut, so no value is needed.
+    assert!(missing.game(false, None).is_ok());
 }
 
 /// A tree for the reference: leaves and inner nodes with an optional value.
@@ -254,8 +258,8 @@ proptest! {
         node in arb_tree(), maximizing in any::<bool>(), depth in prop::option::of(1u32..5),
     ) {
         let tree = parse(&node.json()).unwrap();
-        let limits = Limits { max_depth: depth, ..Limits::default() };
-        let game = tree.game(maximizing);
+        let game = tree.game(maximizing, depth).unwrap();
+        let limits = Limits { max_depth: game.max_depth(), ..Limits::default() };
         let mm = minimax(&game, limits).unwrap();
         let ab = alpha_beta(&game, limits).unwrap();
         let sign = if maximizing { 1 } else { -1 };

@@ -165,7 +165,10 @@ pub struct Answer {
     pub best_move_name: Option<Option<String>>,
     /// True when `mistake` made the answer a random legal move.
     pub random_move: bool,
-    /// The position's score under best play.
+    /// The score of `best_move` itself, as in `moves`: below `score` when a
+    /// mistake chose a worse move; `null` when the game is over.
+    pub best_move_score: Option<i64>,
+    /// The position's score under best play (not that of a random move).
     pub score: i64,
     /// False when the depth limit or the budget cut a line.
     pub exact: bool,
@@ -321,11 +324,14 @@ pub fn answer(
     match &request.game {
         GameInput::Board(position) => board_answer(position, request, context, cancel, progress),
         GameInput::Tree { tree, maximizing } => {
+            // Reading the request checked the tree against this depth limit,
+            // and refused it if it failed, so this cannot fail.
+            let game = tree.game(*maximizing, request.max_depth).map_err(|_| Cancelled)?;
             let mut table = small_table(tree.len() as u64);
             // Scores are reported in the tree's own units: the root's view
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
-            let searched = search_all(&tree.game(*maximizing), request, context, &mut table, sign, cancel, progress)?;
+            let searched = search_all(&game, request, context, &mut table, sign, cancel, progress)?;
             // Names are looked up for the listed moves only: a root may have
             // millions of children.
             let name_of = |mv: u32| tree.root_child_name(mv as usize).map(str::to_string);
@@ -419,7 +425,7 @@ fn tie_break_name(tie_break: TieBreak) -> &'static str {
     }
 }
 
-fn common<M: Copy>(
+fn common<M: Copy + PartialEq>(
     kind: &'static str,
     s: &Searched<M>,
     request: &SearchRequest,
@@ -443,12 +449,17 @@ fn common<M: Copy>(
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
             exact: None,
         })
-        .collect();
+        .collect::<Vec<MoveScore>>();
+    let chosen = s.choice.map(|c| id(c.mv));
+    // From every move, not only the listed ones.
+    let best_move_score =
+        s.choice.and_then(|c| s.minimax.root_moves.iter().find(|m| m.mv == c.mv)).map(|m| sign * m.score.value());
     Answer {
         kind,
-        best_move: s.choice.map(|c| id(c.mv)),
+        best_move: chosen,
         best_move_name: None,
         random_move: s.choice.is_some_and(|c| c.random_move),
+        best_move_score,
         score: minimax.score,
         exact: minimax.exact,
         plies_to_end: minimax.plies_to_end,
@@ -539,6 +550,10 @@ fn connect4_answer(
         best_move: choice.map(|c| u64::from(c.mv)),
         best_move_name: None,
         random_move: choice.is_some_and(|c| c.random_move),
+        best_move_score: choice
+            .and_then(|c| engine_result.root_moves.iter().find(|m| m.mv == c.mv))
+            .and_then(|m| m.score)
+            .map(Score::value),
         score: engine.result.score,
         exact: engine.result.exact,
         plies_to_end: engine.result.plies_to_end,

@@ -11,14 +11,27 @@ pub enum ApiError {
     /// 400: the body is not valid JSON.
     MalformedJson(String),
     /// 413: the body is over the configured limit.
-    PayloadTooLarge { limit: usize },
+    PayloadTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// 415: the body is not declared as JSON.
     UnsupportedMediaType(Option<String>),
     /// 422: well-formed JSON that does not make a valid request. `code` is
     /// one of the codes listed in openapi.yaml.
-    Invalid { code: &'static str, message: String, field: Option<String> },
+    Invalid {
+        /// The error code.
+        code: &'static str,
+        /// What is wrong, for a person.
+        message: String,
+        /// The request field or tree path at fault, if any.
+        field: Option<String>,
+    },
     /// 408: the body did not arrive within the configured time.
-    BodyTimeout { limit_ms: u64 },
+    BodyTimeout {
+        /// The time it had, in milliseconds.
+        limit_ms: u64,
+    },
     /// 404: no such route.
     NotFound(String),
     /// 405: the route exists, but not for this method (named here).
@@ -26,7 +39,10 @@ pub enum ApiError {
     /// 503: every search slot is busy and the queue is full.
     Overloaded,
     /// 503: the request took longer than the configured timeout.
-    Timeout { limit_ms: u64 },
+    Timeout {
+        /// The configured timeout, in milliseconds.
+        limit_ms: u64,
+    },
     /// 500: a bug. The detail goes to the log, never to the client.
     Internal(String),
 }

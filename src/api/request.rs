@@ -241,9 +241,8 @@ impl SearchRequest {
                 }
                 let maximizing = option::<bool>(maximizing, "maximizing", "true or false")?.unwrap_or(true);
                 let tree = Tree::parse(tree.get(), limits).map_err(tree_error)?;
-                if let Some(depth) = max_depth {
-                    tree.check_horizon(depth).map_err(tree_error)?;
-                }
+                // Refuses a depth limit that stops at an inner node without a value.
+                tree.game(maximizing, max_depth).map_err(tree_error)?;
                 GameInput::Tree { tree, maximizing }
             }
         };
@@ -351,7 +350,16 @@ fn tree_error(error: TreeError) -> ApiError {
         TreeError::TooDeep { .. } => "tree_too_deep",
         TreeError::MissingValue { .. } => "missing_value",
     };
-    ApiError::invalid(code, error.path().to_string(), error.to_string())
+    let message = match &error {
+        TreeError::TooLarge { path, limit } => {
+            format!("{path}: the tree has more than {limit} nodes, the most this service accepts")
+        }
+        TreeError::TooDeep { path, limit } => {
+            format!("{path}: the tree is deeper than {limit} levels, the most this service accepts")
+        }
+        _ => error.to_string(),
+    };
+    ApiError::invalid(code, error.path().to_string(), message)
 }
 
 fn not_for(field: &str, kind: &str, hint: &str) -> ApiError {

@@ -15,6 +15,9 @@ mod table;
 
 pub use choose::{choose, Choice, TieBreak};
 pub use engine::{engine, EngineMove, EngineOptions, EngineResult, Progress};
+/// The random number generator [`choose`] takes, re-exported so callers
+/// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
+pub use fastrand;
 use lines::Lines;
 pub use score::Score;
 use score::{Packed, SmallScore};
@@ -181,6 +184,14 @@ pub struct SearchResult<M> {
 /// Why a search did not finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the search was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
 
 /// Plain minimax (negamax form): visits every position in the game tree below
 /// the root (down to the depth limit) and returns the exact score of every
