@@ -7,6 +7,8 @@
 //! waits below only bound how long a broken server can hang a test; what is
 //! asserted is what happened (an answer, a close, a counter).
 
+#![cfg(feature = "server")]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
