@@ -133,6 +133,14 @@ struct Body<'a> {
     field: Option<&'a str>,
 }
 
+impl ApiError {
+    /// The JSON body this error answers with.
+    pub fn body(&self) -> serde_json::Value {
+        let body = Envelope { error: Body { code: self.code(), message: self.message(), field: self.field() } };
+        serde_json::to_value(body).unwrap_or_default()
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if let ApiError::Internal(detail) = &self {

@@ -8,6 +8,7 @@ mod answer;
 mod error;
 mod metrics;
 mod request;
+mod stream;
 
 pub use answer::{Answer, ProgressReport};
 pub use error::ApiError;
@@ -84,6 +85,16 @@ impl AppState {
     /// Marks the service as draining: `/readyz` answers 503 from now on.
     pub fn begin_shutdown(&self) {
         self.ready.store(false, Ordering::SeqCst);
+    }
+
+    /// What the searches need from the service beyond the request.
+    fn context(&self) -> answer::Context<'_> {
+        answer::Context {
+            book: self.config.book,
+            tables: &self.tables,
+            max_search_ms: self.config.max_search_ms,
+            compare_max_nodes: self.config.compare_max_nodes,
+        }
     }
 
     fn timeout(&self) -> Duration {
@@ -267,7 +278,19 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
         return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
     }
     let small = declared.is_some_and(|length| length <= INLINE_PARSE_BYTES);
+    let streaming = stream::wanted(request.headers());
     let (body, deadline) = read_body(&state, request.into_body(), declared, !small).await?;
+    if streaming {
+        // Small bodies are checked here, so a bad request gets its JSON
+        // error without waiting for a slot.
+        let ready = if small {
+            Ready::Parsed(SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?)
+        } else {
+            Ready::Body(body)
+        };
+        let (admission, permit) = admit(&state, deadline).await?;
+        return stream::run(state.clone(), ready, permit, admission, deadline).await;
+    }
     if small {
         let search_request = SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?;
         if search_request.work_estimate() <= state.config.inline_max_nodes {
@@ -369,16 +392,7 @@ async fn run_blocking(
     deadline: tokio::time::Instant,
 ) -> Result<Response, ApiError> {
     let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
-    let capacity = state.config.search_slots() + state.config.search_queue;
-    let Some(_admission) = Admission::try_new(&state.admitted, capacity) else {
-        state.metrics.shed.inc();
-        return Err(ApiError::Overloaded);
-    };
-    let permit = match tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        Ok(Err(closed)) => return Err(ApiError::Internal(closed.to_string())),
-        Err(_) => return Err(timeout()),
-    };
+    let (admission, permit) = admit(state, deadline).await?;
 
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
@@ -387,6 +401,7 @@ async fn run_blocking(
         // The slot is held until the work really ends, even if the request
         // has already been answered with a timeout.
         let _permit = permit;
+        let _admission = admission;
         worker.metrics.searches_in_flight.inc();
         let result = match ready {
             Ready::Parsed(request) => search(&worker, &request, &flag),
@@ -411,6 +426,25 @@ async fn run_blocking(
     }
 }
 
+/// A place among the searches running or waiting, then a search slot: at
+/// most `search_slots` run at once and `search_queue` more may wait; beyond
+/// that the answer is 503 at once.
+async fn admit(
+    state: &Arc<AppState>,
+    deadline: tokio::time::Instant,
+) -> Result<(Admission, OwnedSemaphorePermit), ApiError> {
+    let capacity = state.config.search_slots() + state.config.search_queue;
+    let Some(admission) = Admission::try_new(state.clone(), capacity) else {
+        state.metrics.shed.inc();
+        return Err(ApiError::Overloaded);
+    };
+    match tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok((admission, permit)),
+        Ok(Err(closed)) => Err(ApiError::Internal(closed.to_string())),
+        Err(_) => Err(ApiError::Timeout { limit_ms: state.config.request_timeout_ms }),
+    }
+}
+
 /// The body must be declared as JSON: `application/json` or `application/*+json`.
 fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(value) = headers.get(header::CONTENT_TYPE) else {
@@ -428,41 +462,40 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
 
 /// The three searches, counted in the metrics, serialized to a JSON response.
 fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Result<Response, ApiError> {
-    let context = answer::Context {
-        book: state.config.book,
-        tables: &state.tables,
-        max_search_ms: state.config.max_search_ms,
-        compare_max_nodes: state.config.compare_max_nodes,
-    };
-    let answer = answer::answer(request, &context, cancel, &mut |_| {})
+    let answer = answer::answer(request, &state.context(), cancel, &mut |_| {})
         .map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
-    let nodes = &state.metrics.nodes;
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
+    count_nodes(state, &answer);
     // A board answer is about 1 KB: start there rather than grow by copies.
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
 }
 
-/// A place among the searches running or waiting; given back on drop.
-struct Admission<'a>(&'a AtomicUsize);
+/// Positions each algorithm visited, in the metrics.
+fn count_nodes(state: &AppState, answer: &Answer) {
+    let nodes = &state.metrics.nodes;
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
+}
 
-impl<'a> Admission<'a> {
-    fn try_new(counter: &'a AtomicUsize, capacity: usize) -> Option<Self> {
-        let previous = counter.fetch_add(1, Ordering::AcqRel);
+/// A place among the searches running or waiting; given back on drop.
+struct Admission(Arc<AppState>);
+
+impl Admission {
+    fn try_new(state: Arc<AppState>, capacity: usize) -> Option<Self> {
+        let previous = state.admitted.fetch_add(1, Ordering::AcqRel);
         if previous >= capacity {
-            counter.fetch_sub(1, Ordering::AcqRel);
+            state.admitted.fetch_sub(1, Ordering::AcqRel);
             return None;
         }
-        Some(Admission(counter))
+        Some(Admission(state))
     }
 }
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.admitted.fetch_sub(1, Ordering::AcqRel);
     }
 }
 

@@ -10,3 +10,4 @@ mod helpers;
 mod limits;
 mod robustness;
 mod service;
+mod stream;
