@@ -191,10 +191,12 @@ def games(args: argparse.Namespace) -> list[str]:
     judge = BitBully("12-ply-dist")
     errors: list[str] = []
     results = {"win": 0, "draw": 0, "loss": 0}
+    total_inexact = 0
     for game in range(1, args.games + 1):
         started = time.perf_counter()
         moves = ""
         non_optimal = 0
+        inexact = []  # stone counts of the answers not solved exactly
         outcome = None
         while outcome is None:
             board = board_of(moves)
@@ -203,6 +205,8 @@ def games(args: argparse.Namespace) -> list[str]:
             if len(moves) % 2 == 0:
                 answer = post(args.book_url, {"game": "connect4", "moves": moves}, timeout=120)
                 column = answer["best_move"]
+                if not answer["exact"]:
+                    inexact.append(len(moves))
                 if column not in scores:
                     errors.append(f"game {game}: bestmove played column {column} after {moves!r}")
                     outcome = "loss"
@@ -223,17 +227,21 @@ def games(args: argparse.Namespace) -> list[str]:
             elif len(moves) == CELLS:
                 outcome = "draw"
         results[outcome] += 1
+        total_inexact += len(inexact)
         if outcome != "win":
             errors.append(f"game {game}: bestmove did not win ({outcome}): {moves}")
         print(
             f"game {game}: {outcome} for bestmove in {len(moves)} moves, {moves}; "
-            f"non-optimal moves: {non_optimal}; {time.perf_counter() - started:.1f} s",
+            f"non-optimal moves: {non_optimal}; answers not solved exactly in the budget: {len(inexact)}"
+            f"{' (at ' + ', '.join(map(str, inexact)) + ' stones)' if inexact else ''}; "
+            f"{time.perf_counter() - started:.1f} s",
             flush=True,
         )
     print()
     print(
         f"Games: bestmove {results['win']} wins, {results['draw']} draws, {results['loss']} losses "
-        f"of {args.games}; non-optimal moves: {sum('bestmove played' in e for e in errors)}"
+        f"of {args.games}; non-optimal moves: {sum('bestmove played' in e for e in errors)}; "
+        f"answers not solved exactly in the budget: {total_inexact}"
     )
     print()
     return errors
