@@ -26,9 +26,12 @@
 #
 # Usage: scripts/connect4-compare.sh [> results.md]   (from anywhere in the repo)
 # Knobs (env): COUNT (16), SEED (1), MIN_STONES (9), MAX_STONES (13), ROUNDS (3),
-#              GAMES (10), GAME_SEED (1), TIME_MS (600000),
+#              GAMES (10), GAME_SEED (1), TIME_MS (600000), TIMEOUT_S (900: the
+#              most the comparison itself may take, the build aside),
 #              BITBULLY_VERSION (0.0.79), BITBULLY_DATABASES_VERSION (0.0.2).
-# Exits non-zero on a disagreement, a non-optimal move or a game not won.
+# Progress: one line per position and per game as they finish.
+# Exits non-zero on a disagreement, a non-optimal move, a game not won, or
+# after TIMEOUT_S (status 124).
 # Needs: cargo, curl, python3 with venv.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -40,6 +43,7 @@ ROUNDS=${ROUNDS:-3}
 GAMES=${GAMES:-10}
 GAME_SEED=${GAME_SEED:-1}
 TIME_MS=${TIME_MS:-600000}
+TIMEOUT_S=${TIMEOUT_S:-900}
 BITBULLY_VERSION=${BITBULLY_VERSION:-0.0.79}
 BITBULLY_DATABASES_VERSION=${BITBULLY_DATABASES_VERSION:-0.0.2}
 VENV=$ROOT/target/compare-venv
@@ -86,7 +90,7 @@ echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "bestmove $(git rev-parse --short HEAD); bitbully $("$VENV/bin/python" -c 'import bitbully; print(bitbully.__version__)'), bitbully-databases $BITBULLY_DATABASES_VERSION"
 echo "Command: COUNT=$COUNT SEED=$SEED MIN_STONES=$MIN_STONES MAX_STONES=$MAX_STONES ROUNDS=$ROUNDS GAMES=$GAMES GAME_SEED=$GAME_SEED scripts/connect4-compare.sh"
 echo
-"$VENV/bin/python" scripts/connect4_compare.py \
+timeout "$TIMEOUT_S" "$VENV/bin/python" -u scripts/connect4_compare.py \
   --plain-url "http://127.0.0.1:$PLAIN_PORT" --book-url "http://127.0.0.1:$BOOK_PORT" \
   --count "$COUNT" --seed "$SEED" --min-stones "$MIN_STONES" --max-stones "$MAX_STONES" --rounds "$ROUNDS" \
   --time-ms "$TIME_MS" --games "$GAMES" --game-seed "$GAME_SEED"
