@@ -67,7 +67,7 @@ fn million_leaf_tree(c: &mut Criterion) {
     group.finish();
 }
 
-/// The shared Connect Four reference positions (10 to 40 stones).
+/// The Connect Four reference positions (10 to 40 stones).
 const CONNECT4_POSITIONS: &str = include_str!("../tests/data/connect4-positions.txt");
 /// Positions per phase: the first ones of the file in the phase's range.
 const CONNECT4_PER_PHASE: usize = 3;

@@ -15,9 +15,10 @@ servers this talks to. Two parts:
    its best moves. Every move of bestmove is checked against BitBully's
    scores of the position.
 
-BitBully's scores follow the solver literature (see
-/work/shared/connect4/README.md's convention, repeated in `to_bestmove`):
-positive when the mover wins, 22 minus the winner's stone count at the end.
+BitBully's scores follow the convention of the solver literature, that of
+tests/data/connect4-positions.txt: from the mover's side, 22 minus the
+winner's stone count when it completes four, positive when the mover wins,
+negative when it loses, 0 for a draw (`to_bestmove` converts them).
 """
 
 from __future__ import annotations
