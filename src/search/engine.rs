@@ -360,6 +360,42 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         low
     }
 
+    /// Narrows the bounds `(low, high)` on a root move's score (the move to
+    /// `child`) with the question "is it at least `t`?"; a move whose score
+    /// the game tells at once gets it exactly. `cut` learns of lines cut by
+    /// the depth limit.
+    fn narrow(&mut self, child: &G, bounds: &mut (S, S), cut: &mut bool, target: u32, t: S) {
+        let cuts = self.cuts;
+        let exact = match child.outcome() {
+            Some(value) => Some(-S::new(value, 1)),
+            None if target <= 1 => {
+                self.cuts += 1;
+                Some(-S::new(child.evaluate(), 1))
+            }
+            None if self.candidates.is_empty() => Some(-self.node(child, 1, -S::INFINITY, S::INFINITY)),
+            None => None,
+        };
+        if self.stop != Stop::Running {
+            return;
+        }
+        match exact {
+            Some(score) => *bounds = (score, score),
+            None => {
+                let r = -self.node(child, 1, -t, -t.below());
+                if self.stop != Stop::Running {
+                    return;
+                }
+                if r >= t {
+                    // A fail-soft bound never passes a proven one.
+                    bounds.0 = r.min(bounds.1);
+                } else {
+                    bounds.1 = r;
+                }
+            }
+        }
+        *cut |= self.cuts != cuts;
+    }
+
     /// Scores every root move in turn, at the target depth, for as long as
     /// the budget lasts, and settles the answer from them.
     fn score_root_moves(&mut self, root: &G, target: u32, result: &mut EngineResult<G::Move>) {
@@ -376,33 +412,50 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let mv = moves[i].mv;
             (Some(mv) != result.best_move, std::cmp::Reverse(hint(mv)))
         });
-        let mut solved = 0;
         self.deadline_active = true;
-        let ranked = rank.clone();
-        for i in rank {
-            let mv = moves[i].mv;
-            let child = root.play(mv);
-            self.nodes += 1;
-            let cuts = self.cuts;
-            let score = match child.outcome() {
-                Some(value) => -S::new(value, 1),
-                None if target <= 1 => {
-                    self.cuts += 1;
-                    -S::new(child.evaluate(), 1)
+        let children: Vec<G> = moves.iter().map(|m| root.play(m.mv)).collect();
+        self.nodes += children.len() as u64;
+        let mut bounds = vec![(-S::INFINITY, S::INFINITY); moves.len()];
+        let mut cut = vec![false; moves.len()];
+        // First, what each move is worth in kind (loss, draw, win): two
+        // null windows each, so that a winning move is known early even if
+        // the budget runs out before every distance is.
+        let draw = S::new(0, 0);
+        let kinds: Vec<S> = [draw, self.candidates.iter().copied().find(|&c| c > draw).unwrap_or(draw)]
+            .into_iter()
+            .filter(|t| self.candidates.binary_search(t).is_ok())
+            .collect();
+        for &i in &rank {
+            for &t in &kinds {
+                if self.stop == Stop::Running {
+                    self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
                 }
-                None if self.candidates.is_empty() => -self.node(&child, 1, -S::INFINITY, S::INFINITY),
-                None => {
-                    let guess = Some(result.score).filter(|_| Some(mv) == result.best_move).map(from_score::<S>);
-                    self.bisect(guess, |engine, t| -engine.node(&child, 1, -t, -t.below()))
-                }
-            };
-            if self.stop != Stop::Running {
-                break;
             }
-            moves[i].score = Some(score.score());
-            moves[i].exact = self.cuts == cuts;
-            solved += 1;
         }
+        // Then every distance, the most promising moves first.
+        let mut promising = rank.clone();
+        promising.sort_by_key(|&i| std::cmp::Reverse(bounds[i].0));
+        for &i in &promising {
+            while bounds[i].0 < bounds[i].1 && self.stop == Stop::Running {
+                let (low, high) = bounds[i];
+                let first = self.candidates.partition_point(|&c| c <= low);
+                let end = self.candidates.partition_point(|&c| c <= high);
+                // With no candidate left between the bounds (lines longer
+                // than the game's hint), walk down from the upper bound.
+                let t = if first >= end { high } else { self.candidates[(first + end) / 2] };
+                self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
+            }
+        }
+        let mut solved = 0;
+        for (i, m) in moves.iter_mut().enumerate() {
+            let (low, high) = bounds[i];
+            if low == high {
+                m.score = Some(low.score());
+                m.exact = !cut[i];
+                solved += 1;
+            }
+        }
+        let ranked = rank;
         let all = solved == moves.len();
         if all {
             // Every move scored at the target depth: the best of them is the
@@ -421,21 +474,25 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             result.principal_variation = line;
         } else {
             result.exact = false;
-            // Moves proven at least a draw beat the iteration's guess, which
-            // may be only "nothing forced within its depth"; a guess proven
-            // to lose gives way to a move not yet proven anything.
-            let best_solved = moves.iter().filter(|m| m.score.is_some()).max_by_key(|m| m.score);
-            let chosen = moves.iter().find(|m| Some(m.mv) == result.best_move).and_then(|m| m.score);
-            let better = match best_solved {
-                Some(best) if best.score >= Some(Score::new(0, 0)) && chosen < best.score => Some(best.mv),
-                _ if chosen.is_some_and(|c| c < Score::new(0, 0)) => {
-                    ranked.iter().map(|&i| &moves[i]).find(|m| m.score.is_none()).map(|m| m.mv)
+            // What is proven beats the iteration's guess, which may be only
+            // "nothing forced within its depth": a move proven at least a
+            // draw, or proven better than the guess can be; and a guess
+            // proven to lose gives way to the move with the most hope.
+            let draw = S::new(0, 0);
+            let guess = ranked.iter().copied().find(|&i| Some(moves[i].mv) == result.best_move);
+            let surest = ranked.iter().copied().max_by_key(|&i| (bounds[i].0, std::cmp::Reverse(i)));
+            let hopeful = ranked.iter().copied().max_by_key(|&i| (bounds[i].1, std::cmp::Reverse(i)));
+            let guess_high = guess.map_or(S::INFINITY, |j| bounds[j].1);
+            let better = match (surest, hopeful) {
+                (Some(i), _) if bounds[i].0 > -S::INFINITY && (bounds[i].0 >= draw || guess_high < bounds[i].0) => {
+                    Some(i)
                 }
+                (_, Some(i)) if guess_high < draw => Some(i),
                 _ => None,
             };
-            if let Some(mv) = better {
-                result.best_move = Some(mv);
-                result.principal_variation = vec![mv];
+            if let Some(i) = better.filter(|&i| Some(i) != guess) {
+                result.best_move = Some(moves[i].mv);
+                result.principal_variation = vec![moves[i].mv];
             }
         }
         result.root_moves = moves;
