@@ -349,6 +349,14 @@ async function main() {
     await page.screenshot({ path: SCREENSHOT, animations: 'disabled' });
     console.log(`screenshot saved to ${SCREENSHOT}`);
 
+    // Undo takes back the human's last move and the computer's answer.
+    const movesAtEnd = Number(await page.$eval('#board', (b) => b.dataset.moves));
+    await page.click('#undo');
+    turn = await waitForHumanTurnOrEnd(page);
+    const movesAfterUndo = Number(await page.$eval('#board', (b) => b.dataset.moves));
+    check('undo gives the move back to the human', turn === 'human' && movesAfterUndo < movesAtEnd && movesAfterUndo % 2 === 0,
+      `turn=${turn}, ${movesAtEnd} -> ${movesAfterUndo} marks`);
+
     // --- the example tree ---
     const treeText = await page.inputValue('#tree-input');
     check('tree textarea prefilled', treeText.replace(/\s/g, '') === '[[5,-2,-1],[1,-5,6],[5,8,4]]', treeText);
