@@ -2,8 +2,11 @@
 //! variable for each, with the defaults documented in one place.
 
 use std::net::IpAddr;
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
+
+use crate::games::connect4::{Book, BookError};
 
 /// Default listening address: loopback, so a development run is not exposed.
 pub const DEFAULT_HOST: &str = "127.0.0.1";
@@ -25,6 +28,12 @@ pub const DEFAULT_SEARCH_QUEUE: usize = 32;
 pub const DEFAULT_INLINE_MAX_NODES: u64 = 16_384;
 /// Default time given to in-flight requests after a stop signal.
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
+/// Default most time the engine may take for one answer, whatever `time_ms` asks.
+pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
+/// Default node budget that sets the depth of plain minimax and alpha-beta on Connect Four.
+pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
+/// Default size of a Connect Four search's transposition table, in MiB.
+pub const DEFAULT_TT_MIB: usize = 64;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -91,9 +100,45 @@ pub struct Config {
     /// Time in-flight requests get to finish after SIGTERM or Ctrl-C.
     #[arg(long, env = "SHUTDOWN_TIMEOUT_MS", default_value_t = DEFAULT_SHUTDOWN_TIMEOUT_MS)]
     pub shutdown_timeout_ms: u64,
+
+    /// Most time the engine may take for one answer; a request's `time_ms`
+    /// (default 1000) is capped at this.
+    #[arg(long, env = "MAX_SEARCH_MS", default_value_t = DEFAULT_MAX_SEARCH_MS)]
+    pub max_search_ms: u64,
+
+    /// On Connect Four, plain minimax and alpha-beta search to the deepest
+    /// depth whose plain minimax search visits at most this many positions.
+    #[arg(long, env = "COMPARE_MAX_NODES", default_value_t = DEFAULT_COMPARE_MAX_NODES)]
+    pub compare_max_nodes: u64,
+
+    /// Size of the transposition table of each Connect Four search, in MiB
+    /// (one table per search slot, reused; tic-tac-toe and trees use a
+    /// small table of their own).
+    #[arg(long = "tt-mib", env = "TT_MIB", default_value_t = DEFAULT_TT_MIB,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
+    pub tt_mib: usize,
+
+    /// Connect Four opening book (the 12-ply book with distances of
+    /// bitbully-databases; scripts/fetch-opening-book.sh fetches it).
+    /// Unset: no book, everything works, early positions are slower.
+    #[arg(long, env = "OPENING_BOOK")]
+    pub opening_book: Option<PathBuf>,
+
+    /// The opening book, once [`Config::load_book`] has read it.
+    #[arg(skip)]
+    pub book: Option<&'static Book>,
 }
 
 impl Config {
+    /// Reads the opening book named by `opening_book`, if any, for the life
+    /// of the process.
+    pub fn load_book(&mut self) -> Result<(), BookError> {
+        if let Some(path) = &self.opening_book {
+            self.book = Some(Box::leak(Box::new(Book::load(path)?)));
+        }
+        Ok(())
+    }
+
     /// Searches that may run at once: the setting, or one per CPU.
     pub fn search_slots(&self) -> usize {
         self.max_concurrent_searches
@@ -118,6 +163,11 @@ impl Default for Config {
             cors_origins: "*".into(),
             log_format: LogFormat::Human,
             shutdown_timeout_ms: DEFAULT_SHUTDOWN_TIMEOUT_MS,
+            max_search_ms: DEFAULT_MAX_SEARCH_MS,
+            compare_max_nodes: DEFAULT_COMPARE_MAX_NODES,
+            tt_mib: DEFAULT_TT_MIB,
+            opening_book: None,
+            book: None,
         }
     }
 }

@@ -32,7 +32,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let config = cli.config;
+    let mut config = cli.config;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Searches recurse once per ply: give blocking threads room for the
@@ -48,7 +48,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Healthcheck) => runtime.block_on(healthcheck(config.port)),
-        Some(Command::Serve) | None => runtime.block_on(serve(config)),
+        Some(Command::Serve) | None => {
+            if let Err(error) = config.load_book() {
+                eprintln!("bestmove: {error} ({})", config.opening_book.unwrap_or_default().display());
+                return ExitCode::FAILURE;
+            }
+            runtime.block_on(serve(config))
+        }
     }
 }
 

@@ -1,12 +1,89 @@
-//! Running a validated request through both searches, and the JSON answer.
+//! Running a validated request through the three searches, and the JSON
+//! answer.
 
 use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
 use super::request::{GameInput, SearchRequest};
+use crate::games::connect4::{self, Book, Connect4};
 use crate::games::tictactoe::{Position, Status};
-use crate::search::{alpha_beta, choose, minimax, Cancelled, Game, Limits, SearchResult, TieBreak};
+use crate::search::{
+    alpha_beta, choose, engine, minimax, Cancelled, Choice, EngineOptions, EngineResult, Game, Limits, Progress,
+    RootMove, Score, SearchResult, Table, TieBreak,
+};
+
+/// The engine's time budget when a request does not set `time_ms`.
+pub const DEFAULT_TIME_MS: u64 = 1000;
+
+/// What the searches need from the service beyond the request.
+pub struct Context<'a> {
+    /// The Connect Four opening book, if one was loaded.
+    pub book: Option<&'static Book>,
+    /// Tables for Connect Four searches.
+    pub tables: &'a TablePool,
+    /// The most time the engine may take, whatever the request asks.
+    pub max_search_ms: u64,
+    /// Plain minimax and alpha-beta search Connect Four to the deepest
+    /// depth whose plain minimax search visits at most this many positions.
+    pub compare_max_nodes: u64,
+}
+
+/// Transposition tables for Connect Four searches: made on first use, kept
+/// for the next search, and never more than the searches running at once.
+pub struct TablePool {
+    bytes: usize,
+    free: Mutex<Vec<Table>>,
+}
+
+impl TablePool {
+    /// A pool of tables of `bytes` bytes each.
+    pub fn new(bytes: usize) -> Self {
+        TablePool { bytes, free: Mutex::new(Vec::new()) }
+    }
+
+    fn take(&self) -> PooledTable<'_> {
+        let table = self.free.lock().ok().and_then(|mut free| free.pop());
+        PooledTable { pool: self, table: Some(table.unwrap_or_else(|| Table::with_bytes(self.bytes))) }
+    }
+}
+
+/// A table out of the pool; it goes back when dropped.
+struct PooledTable<'a> {
+    pool: &'a TablePool,
+    table: Option<Table>,
+}
+
+impl Drop for PooledTable<'_> {
+    fn drop(&mut self) {
+        if let (Some(table), Ok(mut free)) = (self.table.take(), self.pool.free.lock()) {
+            free.push(table);
+        }
+    }
+}
+
+/// A finished iteration of the engine, as the event stream reports it.
+#[derive(Debug, Serialize)]
+pub struct ProgressReport {
+    /// The iteration's depth, in plies.
+    pub depth: u32,
+    /// Its best move.
+    pub best_move: Option<u64>,
+    /// Its score, in the answer's units.
+    pub score: i64,
+    /// True when it saw every line to its end.
+    pub exact: bool,
+    /// Plies to the end, when the score is a win or a loss.
+    pub plies_to_end: Option<u64>,
+    /// Its line of best play.
+    pub principal_variation: Vec<u64>,
+    /// Positions the engine visited so far.
+    pub nodes: u64,
+    /// Microseconds since the engine started.
+    pub elapsed_us: u64,
+}
 
 /// One algorithm's own result.
 #[derive(Debug, Serialize)]
@@ -15,9 +92,10 @@ pub struct AlgorithmReport {
     pub best_move: Option<u64>,
     /// Its score, in the same units as the answer's `score`.
     pub score: i64,
-    /// False when the depth limit cut a line.
+    /// False when the depth limit (or the engine's budget) cut a line.
     pub exact: bool,
-    /// Plies to the end of the line of best play, when exact.
+    /// Plies to the end of the line of best play, when exact, or when the
+    /// score is a win or loss forced within the depth searched.
     pub plies_to_end: Option<u64>,
     /// Its line of best play.
     pub principal_variation: Vec<u64>,
@@ -25,27 +103,60 @@ pub struct AlgorithmReport {
     pub nodes: u64,
     /// Time spent searching, in microseconds.
     pub elapsed_us: u64,
+    /// The depth searched to, in plies; `null` for "to the end".
+    pub depth: Option<u32>,
+}
+
+/// The engine's result: the fields of every algorithm, and how it got there.
+#[derive(Debug, Serialize)]
+pub struct EngineReport {
+    /// The fields every algorithm reports; `depth` is the deepest finished
+    /// iteration.
+    #[serde(flatten)]
+    pub result: AlgorithmReport,
+    /// Iterations of iterative deepening finished.
+    pub iterations: u32,
+    /// Positions whose transposition-table entry was used.
+    pub table_hits: u64,
+    /// Positions scored by the opening book.
+    pub book_hits: u64,
 }
 
 /// A legal move and its score under best play.
 #[derive(Debug, Serialize)]
 pub struct MoveScore {
-    /// The move: a cell index for a board, a child index for a tree.
+    /// The move: a cell index for a board, a child index for a tree, a
+    /// column for Connect Four.
     #[serde(rename = "move")]
     pub mv: u64,
     /// The child's name (trees only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<Option<String>>,
-    /// The move's score.
-    pub score: i64,
-    /// Plies to the end of its line, when exact.
+    /// The move's score; `null` when the engine's budget ran out before it
+    /// was found (Connect Four only).
+    pub score: Option<i64>,
+    /// Plies to the end of its line, when known.
     pub plies_to_end: Option<u64>,
+    /// Connect Four only: true when the score saw every line to its end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exact: Option<bool>,
+}
+
+/// The board once a move is played: a tic-tac-toe board string, or
+/// Connect Four rows.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum BoardText {
+    /// Nine characters.
+    Cells(String),
+    /// Six rows of seven characters, the top row first.
+    Rows(Vec<String>),
 }
 
 /// The `200` answer to `POST /best-move`.
 #[derive(Debug, Serialize)]
 pub struct Answer {
-    /// "board" or "tree".
+    /// "board", "tree" or "connect4".
     pub kind: &'static str,
     /// The move to play; `null` when the game is over.
     pub best_move: Option<u64>,
@@ -56,9 +167,9 @@ pub struct Answer {
     pub random_move: bool,
     /// The position's score under best play.
     pub score: i64,
-    /// False when the depth limit cut a line.
+    /// False when the depth limit or the budget cut a line.
     pub exact: bool,
-    /// Plies to the end under best play, when exact.
+    /// Plies to the end under best play, when known.
     pub plies_to_end: Option<u64>,
     /// Board-only facts (flattened into the answer).
     #[serde(flatten)]
@@ -72,6 +183,8 @@ pub struct Answer {
     pub moves: Vec<MoveScore>,
     /// The depth limit, as requested.
     pub max_depth: Option<u32>,
+    /// The engine's time budget in milliseconds, after the server's cap.
+    pub time_ms: u64,
     /// "first" or "random".
     pub tie_break: &'static str,
     /// The mistake probability, as requested.
@@ -82,6 +195,8 @@ pub struct Answer {
     pub minimax: AlgorithmReport,
     /// Alpha-beta's own result.
     pub alphabeta: AlgorithmReport,
+    /// The engine's own result.
+    pub engine: EngineReport,
 }
 
 /// What a board answer says about the position before and after the move.
@@ -93,57 +208,121 @@ pub struct BoardFacts {
     pub status: &'static str,
     /// Who has won, if anyone.
     pub winner: Option<&'static str>,
-    /// The winning line, if any.
-    pub winning_line: Option<[u8; 3]>,
+    /// The winning line's cells, if any.
+    pub winning_line: Option<Vec<u8>>,
     /// The board once `best_move` is played.
-    pub board_after: Option<String>,
+    pub board_after: Option<BoardText>,
     /// Its status.
     pub status_after: &'static str,
     /// Its winner.
     pub winner_after: Option<&'static str>,
     /// Its winning line.
-    pub winning_line_after: Option<[u8; 3]>,
+    pub winning_line_after: Option<Vec<u8>>,
 }
 
-fn winner_of(status: Status) -> (Option<&'static str>, Option<[u8; 3]>) {
+fn winner_of(status: Status) -> (Option<&'static str>, Option<Vec<u8>>) {
     match status {
-        Status::Won(player, line) => (Some(player.as_str()), Some(line)),
+        Status::Won(player, line) => (Some(player.as_str()), Some(line.to_vec())),
         _ => (None, None),
     }
 }
 
-/// Both searches over one game, and the move chosen for the caller.
+fn connect4_winner_of(status: connect4::Status) -> (Option<&'static str>, Option<Vec<u8>>) {
+    match status {
+        connect4::Status::Won(player, line) => (Some(player.as_str()), Some(line.to_vec())),
+        _ => (None, None),
+    }
+}
+
+/// The three searches over one game, and the move chosen for the caller.
 struct Searched<M> {
     minimax: SearchResult<M>,
     alphabeta: SearchResult<M>,
-    choice: Option<crate::search::Choice<M>>,
+    engine: EngineResult<M>,
+    choice: Option<Choice<M>>,
 }
 
-fn search_both<G: Game>(
+/// The engine's time budget for a request.
+fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
+    Duration::from_millis(request.time_ms.unwrap_or(DEFAULT_TIME_MS).min(context.max_search_ms))
+}
+
+/// Runs the engine with a deadline from the request's budget, reporting its
+/// iterations through `progress` in the answer's units.
+fn run_engine<G: Game>(
     game: &G,
     request: &SearchRequest,
+    context: &Context<'_>,
+    table: &mut Table,
+    options: EngineOptions,
+    sign: i64,
     cancel: &AtomicBool,
-) -> Result<Searched<G::Move>, Cancelled> {
-    let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel) };
-    let minimax = minimax(game, limits)?;
-    let alphabeta = alpha_beta(game, limits)?;
-    let mut rng = fastrand::Rng::with_seed(request.seed);
-    let choice = choose(&minimax.root_moves, request.tie_break, request.mistake, &mut rng);
-    Ok(Searched { minimax, alphabeta, choice })
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<EngineResult<G::Move>, Cancelled> {
+    let started = Instant::now();
+    let limits = Limits {
+        max_depth: request.max_depth,
+        cancel: Some(cancel),
+        deadline: Some(started + budget(request, context)),
+        max_nodes: None,
+    };
+    engine(game, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
+        progress(&ProgressReport {
+            depth: p.depth,
+            best_move: p.best_move.map(Into::into),
+            score: sign * p.score.value(),
+            exact: p.exact,
+            plies_to_end: p.score.ply().map(u64::from),
+            principal_variation: p.principal_variation.iter().map(|&m| m.into()).collect(),
+            nodes: p.nodes,
+            elapsed_us: p.elapsed.as_micros() as u64,
+        })
+    })
 }
 
-/// Runs both searches and builds the answer. `cancel` abandons the work.
-pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Cancelled> {
+/// A table for a small search: about 16 bytes per position it may visit,
+/// at most 16 MiB.
+fn small_table(positions: u64) -> Table {
+    Table::with_bytes((positions.saturating_mul(16) as usize).clamp(1 << 12, 16 << 20))
+}
+
+fn search_all<G: Game>(
+    game: &G,
+    request: &SearchRequest,
+    context: &Context<'_>,
+    table: &mut Table,
+    sign: i64,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Searched<G::Move>, Cancelled> {
+    let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel), ..Limits::default() };
+    let minimax = minimax(game, limits)?;
+    let alphabeta = alpha_beta(game, limits)?;
+    let engine = run_engine(game, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
+    let mut rng = fastrand::Rng::with_seed(request.seed);
+    let choice = choose(&minimax.root_moves, request.tie_break, request.mistake, &mut rng);
+    Ok(Searched { minimax, alphabeta, engine, choice })
+}
+
+/// Runs the searches and builds the answer. `cancel` abandons the work;
+/// `progress` hears of every finished iteration of the engine.
+pub fn answer(
+    request: &SearchRequest,
+    context: &Context<'_>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Answer, Cancelled> {
     match &request.game {
-        GameInput::Board(position) => board_answer(position, request, cancel),
+        GameInput::Board(position) => board_answer(position, request, context, cancel, progress),
         GameInput::Tree { tree, maximizing } => {
-            let searched = search_both(&tree.game(*maximizing), request, cancel)?;
+            let mut table = small_table(tree.len() as u64);
             // Scores are reported in the tree's own units: the root's view
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
+            let searched = search_all(&tree.game(*maximizing), request, context, &mut table, sign, cancel, progress)?;
             let names = tree.root_child_names();
             let name_of = |mv: u32| names.get(mv as usize).copied().flatten().map(str::to_string);
-            let mut answer = common("tree", &searched, request, sign, |mv| mv as u64);
+            let mut answer = common("tree", &searched, request, context, sign, |mv| mv as u64);
             answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
             for entry in &mut answer.moves {
                 entry.name = Some(name_of(entry.mv as u32));
@@ -151,12 +330,20 @@ pub fn answer(request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Ca
             answer.maximizing = Some(*maximizing);
             Ok(answer)
         }
+        GameInput::Connect4(position) => connect4_answer(position, request, context, cancel, progress),
     }
 }
 
-fn board_answer(position: &Position, request: &SearchRequest, cancel: &AtomicBool) -> Result<Answer, Cancelled> {
-    let searched = search_both(&position.game(), request, cancel)?;
-    let mut answer = common("board", &searched, request, 1, u64::from);
+fn board_answer(
+    position: &Position,
+    request: &SearchRequest,
+    context: &Context<'_>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Answer, Cancelled> {
+    let mut table = small_table(request.work_estimate());
+    let searched = search_all(&position.game(), request, context, &mut table, 1, cancel, progress)?;
+    let mut answer = common("board", &searched, request, context, 1, u64::from);
     let status = position.status();
     let after = searched.choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());
@@ -167,7 +354,7 @@ fn board_answer(position: &Position, request: &SearchRequest, cancel: &AtomicBoo
         status: status.as_str(),
         winner,
         winning_line,
-        board_after: after.map(|p| p.to_string()),
+        board_after: after.map(|p| BoardText::Cells(p.to_string())),
         status_after: status_after.as_str(),
         winner_after,
         winning_line_after,
@@ -175,7 +362,7 @@ fn board_answer(position: &Position, request: &SearchRequest, cancel: &AtomicBoo
     Ok(answer)
 }
 
-fn report<M: Copy>(result: &SearchResult<M>, sign: i64, id: impl Fn(M) -> u64) -> AlgorithmReport {
+fn report<M: Copy>(result: &SearchResult<M>, sign: i64, depth: Option<u32>, id: impl Fn(M) -> u64) -> AlgorithmReport {
     AlgorithmReport {
         best_move: result.best_move.map(&id),
         score: sign * result.score.value(),
@@ -184,6 +371,44 @@ fn report<M: Copy>(result: &SearchResult<M>, sign: i64, id: impl Fn(M) -> u64) -
         principal_variation: result.principal_variation.iter().map(|&m| id(m)).collect(),
         nodes: result.nodes,
         elapsed_us: result.elapsed.as_micros() as u64,
+        depth,
+    }
+}
+
+/// The engine's report. `draw_plies` is the length of every drawn line,
+/// when the game knows it (a drawn Connect Four game fills the board).
+fn engine_report<M: Copy>(
+    result: &EngineResult<M>,
+    sign: i64,
+    draw_plies: Option<u64>,
+    id: impl Fn(M) -> u64,
+) -> EngineReport {
+    let plies = match result.score.ply() {
+        Some(ply) => Some(u64::from(ply)),
+        None if result.exact => draw_plies.or(Some(result.principal_variation.len() as u64)),
+        None => None,
+    };
+    EngineReport {
+        result: AlgorithmReport {
+            best_move: result.best_move.map(&id),
+            score: sign * result.score.value(),
+            exact: result.exact,
+            plies_to_end: plies,
+            principal_variation: result.principal_variation.iter().map(|&m| id(m)).collect(),
+            nodes: result.nodes,
+            elapsed_us: result.elapsed.as_micros() as u64,
+            depth: Some(result.depth),
+        },
+        iterations: result.iterations,
+        table_hits: result.table_hits,
+        book_hits: result.book_hits,
+    }
+}
+
+fn tie_break_name(tie_break: TieBreak) -> &'static str {
+    match tie_break {
+        TieBreak::First => "first",
+        TieBreak::Random => "random",
     }
 }
 
@@ -191,11 +416,13 @@ fn common<M: Copy>(
     kind: &'static str,
     s: &Searched<M>,
     request: &SearchRequest,
+    context: &Context<'_>,
     sign: i64,
     id: impl Fn(M) -> u64,
 ) -> Answer {
-    let minimax = report(&s.minimax, sign, &id);
-    let alphabeta = report(&s.alphabeta, sign, &id);
+    let minimax = report(&s.minimax, sign, request.max_depth, &id);
+    let alphabeta = report(&s.alphabeta, sign, request.max_depth, &id);
+    let engine = engine_report(&s.engine, sign, None, &id);
     let moves = s
         .minimax
         .root_moves
@@ -203,8 +430,9 @@ fn common<M: Copy>(
         .map(|m| MoveScore {
             mv: id(m.mv),
             name: None,
-            score: sign * m.score.value(),
+            score: Some(sign * m.score.value()),
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
+            exact: None,
         })
         .collect();
     Answer {
@@ -220,13 +448,136 @@ fn common<M: Copy>(
         principal_variation: minimax.principal_variation.clone(),
         moves,
         max_depth: request.max_depth,
-        tie_break: match request.tie_break {
-            TieBreak::First => "first",
-            TieBreak::Random => "random",
-        },
+        time_ms: budget(request, context).as_millis() as u64,
+        tie_break: tie_break_name(request.tie_break),
         mistake: request.mistake,
         seed: request.seed,
         minimax,
         alphabeta,
+        engine,
+    }
+}
+
+/// Plain minimax to the deepest depth whose search visits at most `budget`
+/// positions (and at least one ply), and that depth.
+fn compare_depth(game: &Connect4, budget: u64, cancel: &AtomicBool) -> Result<(SearchResult<u8>, u32), Cancelled> {
+    let mut deepest: Option<(SearchResult<u8>, u32)> = None;
+    for depth in 1..=game.max_plies_hint() as u32 {
+        let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), deadline: None };
+        match minimax(game, limits) {
+            Ok(result) if result.nodes <= budget || deepest.is_none() => {
+                let exact = result.exact;
+                deepest = Some((result, depth));
+                if exact {
+                    break;
+                }
+            }
+            Ok(_) => break,
+            Err(Cancelled) if cancel.load(std::sync::atomic::Ordering::Relaxed) => return Err(Cancelled),
+            // Over the node budget: the depth before is the deepest.
+            Err(Cancelled) => break,
+        }
+    }
+    deepest.ok_or(Cancelled)
+}
+
+fn connect4_answer(
+    position: &connect4::Position,
+    request: &SearchRequest,
+    context: &Context<'_>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Answer, Cancelled> {
+    let game = position.game().with_book(context.book);
+    let remaining = u64::from(connect4::CELLS - position.stones());
+    let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, cancel)?;
+    let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
+    let alphabeta_result = alpha_beta(&game, limits)?;
+    let mut pooled = context.tables.take();
+    let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
+    let engine_result =
+        run_engine(&game, request, context, table, EngineOptions { score_root_moves: true }, 1, cancel, progress)?;
+    drop(pooled);
+
+    let mut rng = fastrand::Rng::with_seed(request.seed);
+    let choice = connect4_choice(&engine_result, remaining, request, &mut rng);
+    let engine = engine_report(&engine_result, 1, Some(remaining), u64::from);
+    let moves = engine_result
+        .root_moves
+        .iter()
+        .map(|m| MoveScore {
+            mv: u64::from(m.mv),
+            name: None,
+            score: m.score.map(Score::value),
+            plies_to_end: m.score.and_then(|s| match s.ply() {
+                Some(ply) => Some(u64::from(ply)),
+                None => m.exact.then_some(remaining),
+            }),
+            exact: Some(m.exact),
+        })
+        .collect();
+    let status = position.status();
+    let after = choice.and_then(|c| position.play(c.mv));
+    let status_after = after.map_or(status, |p| p.status());
+    let (winner, winning_line) = connect4_winner_of(status);
+    let (winner_after, winning_line_after) = connect4_winner_of(status_after);
+    Ok(Answer {
+        kind: "connect4",
+        best_move: choice.map(|c| u64::from(c.mv)),
+        best_move_name: None,
+        random_move: choice.is_some_and(|c| c.random_move),
+        score: engine.result.score,
+        exact: engine.result.exact,
+        plies_to_end: engine.result.plies_to_end,
+        board: Some(BoardFacts {
+            to_move: position.to_move().as_str(),
+            status: status.as_str(),
+            winner,
+            winning_line,
+            board_after: after.map(|p| BoardText::Rows(p.rows())),
+            status_after: status_after.as_str(),
+            winner_after,
+            winning_line_after,
+        }),
+        maximizing: None,
+        principal_variation: engine.result.principal_variation.clone(),
+        moves,
+        max_depth: request.max_depth,
+        time_ms: budget(request, context).as_millis() as u64,
+        tie_break: tie_break_name(request.tie_break),
+        mistake: request.mistake,
+        seed: request.seed,
+        minimax: report(&minimax_result, 1, Some(depth), u64::from),
+        alphabeta: report(&alphabeta_result, 1, Some(depth), u64::from),
+        engine,
+    })
+}
+
+/// The move for the caller: chosen among the engine's scored root moves as
+/// for tic-tac-toe when it scored them all, else the engine's own best move
+/// (with the same chance of a mistake).
+fn connect4_choice(
+    result: &EngineResult<u8>,
+    remaining: u64,
+    request: &SearchRequest,
+    rng: &mut fastrand::Rng,
+) -> Option<Choice<u8>> {
+    let scored: Option<Vec<RootMove<u8>>> = result
+        .root_moves
+        .iter()
+        .map(|m| {
+            m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) })
+        })
+        .collect();
+    match scored {
+        Some(scored) if !scored.is_empty() => choose(&scored, request.tie_break, request.mistake, rng),
+        _ => {
+            let best = result.best_move?;
+            if rng.f64() < request.mistake {
+                let pick = result.root_moves[rng.usize(..result.root_moves.len())].mv;
+                return Some(Choice { mv: pick, random_move: true });
+            }
+            Some(Choice { mv: best, random_move: false })
+        }
     }
 }

@@ -9,7 +9,7 @@ mod error;
 mod metrics;
 mod request;
 
-pub use answer::Answer;
+pub use answer::{Answer, ProgressReport};
 pub use error::ApiError;
 pub use metrics::Metrics;
 pub use request::SearchRequest;
@@ -53,6 +53,8 @@ pub struct AppState {
     slots: Arc<Semaphore>,
     /// Searches running or waiting for a slot.
     admitted: AtomicUsize,
+    /// Transposition tables for Connect Four searches.
+    tables: answer::TablePool,
     ready: AtomicBool,
     /// The service's metrics.
     pub metrics: Metrics,
@@ -65,6 +67,7 @@ impl AppState {
             tree_limits: TreeLimits { max_nodes: config.max_tree_nodes, max_depth: config.max_tree_depth },
             slots: Arc::new(Semaphore::new(config.search_slots())),
             admitted: AtomicUsize::new(0),
+            tables: answer::TablePool::new(config.tt_mib << 20),
             ready: AtomicBool::new(true),
             metrics: Metrics::new(),
             config,
@@ -348,13 +351,20 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-/// Both searches, counted in the metrics, serialized to a JSON response.
+/// The three searches, counted in the metrics, serialized to a JSON response.
 fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Result<Response, ApiError> {
-    let answer =
-        answer::answer(request, cancel).map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
+    let context = answer::Context {
+        book: state.config.book,
+        tables: &state.tables,
+        max_search_ms: state.config.max_search_ms,
+        compare_max_nodes: state.config.compare_max_nodes,
+    };
+    let answer = answer::answer(request, &context, cancel, &mut |_| {})
+        .map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
     let nodes = &state.metrics.nodes;
     nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
     nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
     // A board answer is about 1 KB: start there rather than grow by copies.
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &answer).map_err(|e| ApiError::Internal(e.to_string()))?;

@@ -7,13 +7,15 @@ use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Vi
 use serde_json::value::RawValue;
 
 use super::error::ApiError;
+use crate::games::connect4::{self, Connect4Error};
 use crate::games::shorten;
 use crate::games::tictactoe::{self, BoardError, Player, Position};
 use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-const FIELDS: [&str; 8] = ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake"];
+const FIELDS: [&str; 11] =
+    ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake", "game", "moves", "time_ms"];
 
 /// What to search.
 #[derive(Debug)]
@@ -22,6 +24,8 @@ pub enum GameInput {
     Board(Position),
     /// A game tree, and whether its root maximizes the leaf values.
     Tree { tree: Tree, maximizing: bool },
+    /// A Connect Four position.
+    Connect4(connect4::Position),
 }
 
 /// A validated request.
@@ -37,6 +41,8 @@ pub struct SearchRequest {
     pub seed: u64,
     /// Probability of answering a random legal move.
     pub mistake: f64,
+    /// The time the caller allows the search, in milliseconds, if given.
+    pub time_ms: Option<u64>,
 }
 
 impl SearchRequest {
@@ -56,6 +62,8 @@ impl SearchRequest {
                 }
                 total
             }
+            // Never small enough to search inline.
+            GameInput::Connect4(_) => u64::MAX,
         }
     }
 
@@ -96,7 +104,7 @@ impl SearchRequest {
                 raw[slot] = Some(value);
             }
         }
-        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake] = raw;
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, game, moves, time_ms] = raw;
 
         let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
             .map(|d| match u32::try_from(d) {
@@ -128,6 +136,39 @@ impl SearchRequest {
                 "invalid_option",
                 "mistake".to_string(),
                 format!("mistake is a probability: a number from 0 to 1, not {mistake}"),
+            ));
+        }
+
+        let time_ms = option::<u64>(time_ms, "time_ms", "an integer number of milliseconds from 1 to 3600000")?
+            .map(|ms| match ms {
+                1..=MAX_TIME_MS => Ok(ms),
+                _ => Err(ApiError::invalid(
+                    "invalid_option",
+                    "time_ms".to_string(),
+                    format!("time_ms must be an integer number of milliseconds from 1 to {MAX_TIME_MS}, not {ms}"),
+                )),
+            })
+            .transpose()?;
+
+        match option::<String>(game, "game", "\"tictactoe\" or \"connect4\"")?.as_deref() {
+            None | Some("tictactoe") => {}
+            Some("connect4") => {
+                let game = GameInput::Connect4(parse_connect4(board, moves, tree, to_move, maximizing)?);
+                return Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms });
+            }
+            Some(other) => {
+                return Err(ApiError::invalid(
+                    "invalid_option",
+                    "game".to_string(),
+                    format!("game must be \"tictactoe\" or \"connect4\", not {:?}", shorten(other)),
+                ))
+            }
+        }
+        if moves.is_some() {
+            return Err(ApiError::invalid(
+                "invalid_request",
+                "moves".to_string(),
+                "moves applies to connect4 only: send \"game\": \"connect4\" with it (a tic-tac-toe position is a \"board\")",
             ));
         }
 
@@ -175,7 +216,68 @@ impl SearchRequest {
                 GameInput::Tree { tree, maximizing }
             }
         };
-        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake })
+        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms })
+    }
+}
+
+/// The most `time_ms` a request may ask for: an hour.
+const MAX_TIME_MS: u64 = 3_600_000;
+
+/// Reads a Connect Four position from exactly one of `moves` or `board`,
+/// refusing the options of the other games.
+fn parse_connect4(
+    board: Option<&RawValue>,
+    moves: Option<&RawValue>,
+    tree: Option<&RawValue>,
+    to_move: Option<&RawValue>,
+    maximizing: Option<&RawValue>,
+) -> Result<connect4::Position, ApiError> {
+    let refused = |field: &str, hint: &str| {
+        ApiError::invalid("invalid_request", field.to_string(), format!("{field} does not apply to connect4: {hint}"))
+    };
+    if tree.is_some() {
+        return Err(refused("tree", "send the position as \"moves\" or \"board\""));
+    }
+    for (field, given) in [("to_move", to_move), ("maximizing", maximizing)] {
+        if given.is_some() {
+            return Err(refused(field, "X moves first, so the stones on the board say whose turn it is"));
+        }
+    }
+    // Positions are small: serde_json's own nesting limit (128) is plenty.
+    let read = |raw: &RawValue, field: &str, code: &'static str| {
+        serde_json::from_str::<serde_json::Value>(raw.get()).map_err(|_| {
+            ApiError::invalid(
+                code,
+                field.to_string(),
+                format!("{field} is nested far too deeply to be a Connect Four position"),
+            )
+        })
+    };
+    match (moves, board) {
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "invalid_request",
+            None,
+            "send either \"moves\" or \"board\" for connect4, not both",
+        )),
+        (None, None) => Err(ApiError::invalid(
+            "invalid_request",
+            None,
+            "a connect4 request needs \"moves\" (such as \"4453\" or [3, 3, 4, 2]) or \"board\" (6 rows of 7 cells, top row first)",
+        )),
+        (Some(moves), None) => connect4::Position::from_json_moves(&read(moves, "moves", "invalid_moves")?)
+            .map_err(|e| connect4_error(e, "invalid_moves")),
+        (None, Some(board)) => connect4::Position::from_json_board(&read(board, "board", "invalid_board")?)
+            .map_err(|e| connect4_error(e, "invalid_board")),
+    }
+}
+
+/// A Connect Four error as a 422: input that is not a position gets the code
+/// `invalid` (`invalid_moves` or `invalid_board`, after the field it came
+/// in); a board no game produces gets `impossible_position`.
+fn connect4_error(error: Connect4Error, invalid: &'static str) -> ApiError {
+    match error {
+        Connect4Error::Invalid { field, message } => ApiError::invalid(invalid, field, message),
+        Connect4Error::Impossible { field, message } => ApiError::invalid("impossible_position", field, message),
     }
 }
 

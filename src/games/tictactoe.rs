@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::shorten;
-use crate::search::Game;
+use crate::search::{Game, Tactics};
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -331,6 +331,45 @@ impl Game for TicTacToe {
     fn small_values(&self) -> bool {
         true
     }
+
+    /// The stones of the side to move and of the opponent decide all that
+    /// follows, whoever they are.
+    fn key(&self) -> Option<u64> {
+        Some(self.me as u64 | (self.opp as u64) << 9)
+    }
+
+    fn value_range(&self) -> Option<(i64, i64)> {
+        Some((-1, 1))
+    }
+
+    /// A win at once if there is one; otherwise the moves that leave the
+    /// opponent no win at once (the one cell that blocks, when there is a
+    /// single threat), centre first, then corners, then edges.
+    fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
+        let empty = FULL & !(self.me | self.opp);
+        let completing = |stones: u16| {
+            LINES.iter().fold(0u16, |cells, &line| {
+                let missing = line & !stones;
+                if missing.count_ones() == 1 {
+                    cells | missing
+                } else {
+                    cells
+                }
+            }) & empty
+        };
+        let wins = completing(self.me);
+        if wins != 0 {
+            return Tactics::Win(wins.trailing_zeros() as u8);
+        }
+        let threats = completing(self.opp);
+        let safe = match threats.count_ones() {
+            0 => empty,
+            1 => threats,
+            _ => return Tactics::Lost,
+        };
+        out.extend(Cells(safe).map(|cell| (cell, [1, 0, 1, 0, 2, 0, 1, 0, 1][cell as usize])));
+        Tactics::Safe
+    }
 }
 
 /// Reads a board from JSON: a 9-character string, an array of 9 cells, or 3
@@ -396,7 +435,9 @@ pub fn cells_from_json(board: &serde_json::Value) -> Result<[Option<Player>; 9],
     Ok(cells)
 }
 
-fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
+/// One character of a board string as a cell: a mark, or `None` for an
+/// empty-cell symbol.
+pub(crate) fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
     match c {
         'X' | 'x' => Ok(Some(Player::X)),
         'O' | 'o' => Ok(Some(Player::O)),
@@ -405,7 +446,8 @@ fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
     }
 }
 
-fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
+/// One JSON cell of a board array, or a message saying why it is not one.
+pub(crate) fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
     let bad = || {
         format!(
             "{} is not a cell: use \"X\", \"O\", or an empty cell (\" \", \".\", \"-\", \"_\", \"\" or null)",

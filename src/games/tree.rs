@@ -231,6 +231,11 @@ impl Game for TreeGame<'_> {
     fn small_values(&self) -> bool {
         self.tree.small_values
     }
+
+    /// Every node is reached by one path only: its number is its key.
+    fn key(&self) -> Option<u64> {
+        Some(self.node as u64)
+    }
 }
 
 /// One open container on the parser's stack.

@@ -1,18 +1,24 @@
-//! The shared search core: the [`Game`] trait, the [`Score`] type, and the two
-//! searches over it, plain [`minimax`] and [`alpha_beta`].
+//! The shared search core: the [`Game`] trait, the [`Score`] type, and the
+//! three searches over it: plain [`minimax`], [`alpha_beta`], and the
+//! [`engine`] (alpha-beta with move ordering, a transposition [`Table`],
+//! iterative deepening, null-window solving and a time budget).
 //!
-//! Nothing here knows about HTTP, JSON or a particular game. Both searches are
+//! Nothing here knows about HTTP, JSON or a particular game. Every search is
 //! negamax: scores are always from the point of view of the side to move, and
 //! a parent's score is the negation of its best child's.
 
 mod choose;
+mod engine;
 mod lines;
 mod score;
+mod table;
 
 pub use choose::{choose, Choice, TieBreak};
+pub use engine::{engine, EngineMove, EngineOptions, EngineResult, Progress};
 use lines::Lines;
 pub use score::Score;
 use score::{Packed, SmallScore};
+pub use table::Table;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -30,7 +36,7 @@ use std::time::{Duration, Instant};
 /// - a position that is not over has at least one legal move.
 pub trait Game: Clone {
     /// A move, as small as the game allows (a cell index, a child index).
-    type Move: Copy + PartialEq + std::fmt::Debug;
+    type Move: Copy + PartialEq + std::fmt::Debug + Into<u64>;
     /// The legal moves of a position, in the game's canonical order. "First"
     /// among equally good moves means first in this order.
     type Moves: Iterator<Item = Self::Move>;
@@ -63,6 +69,66 @@ pub trait Game: Clone {
     fn small_values(&self) -> bool {
         false
     }
+
+    /// A number that tells this position apart from every other position
+    /// the search can meet, for the engine's transposition table. `None`
+    /// (the default) leaves the table unused.
+    fn key(&self) -> Option<u64> {
+        None
+    }
+
+    /// The least and the greatest value an outcome can have, when the game
+    /// knows them; [`Game::evaluate`] must lie strictly between the two.
+    /// The engine then narrows its windows and solves by null-window
+    /// bisection. `None` (the default) says nothing.
+    fn value_range(&self) -> Option<(i64, i64)> {
+        None
+    }
+
+    /// [`Game::outcome`] for a position reached by a move that
+    /// [`Game::engine_moves`] said does not win at once, which a game may
+    /// answer faster. The default asks [`Game::outcome`].
+    fn outcome_after_quiet_move(&self) -> Option<i64> {
+        self.outcome()
+    }
+
+    /// The exact score of this position, when the game knows it without
+    /// searching (from an opening book, say): the value for the side to move
+    /// and the plies to the end of the game under best play. The engine
+    /// uses it only when it searches to the end. `None` (the default) knows
+    /// nothing.
+    fn solved(&self) -> Option<(i64, u32)> {
+        None
+    }
+
+    /// The moves the engine searches, written to `out` (empty on entry) with
+    /// an ordering hint each (higher is tried first), and what the game can
+    /// tell at a glance about the next two plies (see [`Tactics`]).
+    ///
+    /// The default writes every legal move with the hint 0 and knows nothing:
+    /// always correct, only slower.
+    fn engine_moves(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
+        out.extend(self.moves().map(|mv| (mv, 0)));
+        Tactics::Unknown
+    }
+}
+
+/// What a game can tell at a glance about a position's next two plies, for
+/// the engine to prune with. "Wins" and "loses" here mean the greatest and
+/// the least value of [`Game::value_range`], and every claim must be exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tactics<M> {
+    /// Nothing is known: the moves written are every legal move.
+    Unknown,
+    /// This move ends the game at once, and the side to move wins.
+    Win(M),
+    /// No move wins at once, and whatever the side to move plays, the
+    /// opponent then has a move that wins at once. Nothing is written.
+    Lost,
+    /// No move wins at once. The moves written are exactly those after
+    /// which the opponent cannot win at once; every other legal move
+    /// lets the opponent win at once.
+    Safe,
 }
 
 /// How far and how long a search may go.
@@ -74,6 +140,11 @@ pub struct Limits<'a> {
     /// position with moves once some sixteen thousand nodes have passed since
     /// the last look, so an abandoned search stops within microseconds.
     pub cancel: Option<&'a AtomicBool>,
+    /// The engine stops deepening at this time and answers with what it has
+    /// (the other searches ignore it).
+    pub deadline: Option<Instant>,
+    /// The searches give up (as if cancelled) after about this many positions.
+    pub max_nodes: Option<u64>,
 }
 
 /// The exact score of one root move, as plain minimax found it.
@@ -146,6 +217,7 @@ struct Searcher<'a, M> {
     /// The depth limit: the ply at which lines are cut.
     depth: usize,
     cancel: Option<&'a AtomicBool>,
+    max_nodes: u64,
     lines: Lines<M>,
     root_moves: Vec<RootMove<M>>,
 }
@@ -162,6 +234,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
             cancelled: false,
             depth,
             cancel: limits.cancel,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             // Any legal move fills the line buffer up front; a finished root
             // writes no line.
             lines: Lines::new(plies, if root.outcome().is_none() { root.moves().next() } else { None }),
@@ -200,7 +273,9 @@ impl<'a, M: Copy> Searcher<'a, M> {
 
     #[cold]
     fn poll(&mut self) -> bool {
-        if !self.cancelled && self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+        if !self.cancelled
+            && (self.nodes > self.max_nodes || self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)))
+        {
             self.cancelled = true;
         }
         self.next_check = if self.cancelled { 0 } else { self.nodes + CANCEL_CHECK_INTERVAL };

@@ -62,6 +62,37 @@ pub(super) trait Packed: Copy + Ord + Neg<Output = Self> {
     fn new(value: i64, ply: u32) -> Self;
     /// The same score as a [`Score`].
     fn score(self) -> Score;
+    /// The game value and the ply (0 for a zero value).
+    fn parts(self) -> (i64, u32);
+    /// The largest number below this one: `(s.below(), s)` is the null
+    /// window that asks "is the score at least `s`?".
+    fn below(self) -> Self;
+
+    /// The score relative to a position at `ply`, in 32 bits for the
+    /// transposition table: the value in the high half, the plies from the
+    /// position to the end of the line in the low half, ordered as scores
+    /// are. `None` when it does not fit.
+    #[inline(always)]
+    fn to_table(self, ply: u32) -> Option<i32> {
+        let (value, end) = self.parts();
+        if value == 0 {
+            return Some(0);
+        }
+        let distance = end.checked_sub(ply)?;
+        if value.unsigned_abs() >= 1 << 15 || distance >= 1 << 16 {
+            return None;
+        }
+        Some(((value << 16) - value.signum() * distance as i64) as i32)
+    }
+
+    /// The score stored by [`Packed::to_table`], for a position at `ply`.
+    #[inline(always)]
+    fn from_table(stored: i32, ply: u32) -> Self {
+        let stored = stored as i64;
+        let value = (stored + (1 << 15)) >> 16;
+        let distance = ((value << 16) - stored).unsigned_abs() as u32;
+        Self::new(value, ply + distance)
+    }
 }
 
 impl Packed for Score {
@@ -73,6 +104,14 @@ impl Packed for Score {
     #[inline(always)]
     fn score(self) -> Score {
         self
+    }
+    #[inline(always)]
+    fn parts(self) -> (i64, u32) {
+        (self.value(), self.ply().unwrap_or(0))
+    }
+    #[inline(always)]
+    fn below(self) -> Score {
+        Score(self.0 - 1)
     }
 }
 
@@ -91,6 +130,15 @@ impl Packed for SmallScore {
     fn score(self) -> Score {
         // Widening keeps the encoding: both put the value above bit 32.
         Score(self.0 as i128)
+    }
+    #[inline(always)]
+    fn parts(self) -> (i64, u32) {
+        let value = (self.0 + (1 << (PLY_BITS - 1))) >> PLY_BITS;
+        (value, ((value << PLY_BITS) - self.0).unsigned_abs() as u32)
+    }
+    #[inline(always)]
+    fn below(self) -> SmallScore {
+        SmallScore(self.0 - 1)
     }
 }
 
@@ -148,6 +196,26 @@ mod tests {
                 assert!(-SmallScore::INFINITY < score && score < SmallScore::INFINITY);
             }
         }
+    }
+
+    #[test]
+    fn table_scores_keep_value_distance_and_order() {
+        let scores = [(1, 3), (1, 9), (0, 4), (-1, 8), (-1, 30), (300, 12), (-32767, 5)];
+        let mut packed: Vec<(SmallScore, i32)> = Vec::new();
+        for (value, ply) in scores {
+            let score = SmallScore::new(value, ply);
+            let stored = score.to_table(2).expect("fits");
+            // Read back two plies deeper: the same distance from the position.
+            assert_eq!(SmallScore::from_table(stored, 4), SmallScore::new(value, if value == 0 { 0 } else { ply + 2 }));
+            packed.push((score, stored));
+        }
+        for &(a, sa) in &packed {
+            for &(b, sb) in &packed {
+                assert_eq!(a.cmp(&b), sa.cmp(&sb));
+            }
+        }
+        assert_eq!(SmallScore::new(1 << 20, 3).to_table(0), None);
+        assert_eq!(Score::new(5, 1 << 17).to_table(0), None);
     }
 
     #[test]

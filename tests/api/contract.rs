@@ -293,6 +293,38 @@ fn the_request_schema_refuses_what_the_server_must_refuse() {
     assert_schema(request, &json!({"tree": [1, 2], "seed": u64::MAX}), "a request with seed 2^64-1");
 }
 
+#[test]
+fn the_request_schema_describes_connect4_requests() {
+    let request = "/components/schemas/BestMoveRequest";
+    let rows = json!([".......", ".......", ".......", ".......", [null, "", " ", "o", "-", "_", "."], "..OXX.."]);
+    for body in [
+        json!({"game": "connect4", "moves": "4453"}),
+        json!({"game": "connect4", "moves": [3, 3, 4, 2], "time_ms": 1000}),
+        json!({"game": "connect4", "board": rows, "max_depth": 4, "moves": null}),
+        json!({"game": "tictactoe", "board": "XO..X....", "time_ms": 3_600_000}),
+    ] {
+        assert_schema(request, &body, &format!("the request {body}"));
+    }
+    for body in [
+        json!({"game": "connect4"}),
+        json!({"game": "connect4", "moves": "4453", "board": rows}),
+        json!({"game": "connect4", "board": "XO..X...."}),
+        json!({"game": "connect4", "moves": "4458"}),
+        json!({"game": "connect4", "moves": [7]}),
+        json!({"game": "connect4", "moves": "4453", "to_move": "X"}),
+        json!({"game": "connect4", "tree": [1, 2]}),
+        json!({"game": "chess", "board": "XO..X...."}),
+        json!({"moves": "4453"}),
+        json!({"board": rows}),
+        json!({"board": "XO..X....", "time_ms": 0}),
+    ] {
+        assert!(
+            !violations(request, &body).is_empty(),
+            "the request schema accepts {body}, which the contract refuses"
+        );
+    }
+}
+
 // ----------------------------------------------------------- 200 responses
 
 #[tokio::test]
@@ -481,6 +513,32 @@ async fn every_kind_of_unprocessable_request_is_a_422_with_its_code_matching_the
         if let Some(field) = field {
             assert_eq!(error["field"], field, "{what}: {error}");
         }
+    }
+}
+
+#[tokio::test]
+async fn every_kind_of_unprocessable_connect4_request_is_a_422_with_its_code_matching_the_spec() {
+    let cases: Vec<(Value, &str, Option<&str>)> = vec![
+        (json!({"game": "go", "moves": "4"}), "invalid_option", Some("game")),
+        (json!({"board": "XO..X....", "time_ms": 0}), "invalid_option", Some("time_ms")),
+        (json!({"moves": "4453"}), "invalid_request", Some("moves")),
+        (json!({"game": "connect4"}), "invalid_request", None),
+        (json!({"game": "connect4", "moves": "4", "to_move": "O"}), "invalid_request", Some("to_move")),
+        (json!({"game": "connect4", "moves": "1111111"}), "invalid_moves", Some("moves[6]")),
+        (json!({"game": "connect4", "moves": [0, 9]}), "invalid_moves", Some("moves[1]")),
+        (json!({"game": "connect4", "board": ["......."]}), "invalid_board", Some("board")),
+        (json!({"game": "connect4", "board": ["...X...", ".", ".", ".", ".", "."]}), "invalid_board", Some("board[1]")),
+        (
+            json!({"game": "connect4", "board": [".......", ".......", ".......", ".......", ".......", "XX....."]}),
+            "impossible_position",
+            Some("board"),
+        ),
+    ];
+    for (body, code, field) in cases {
+        let what = format!("the body {body}");
+        let response = helpers::post_best_move(&body).await;
+        let error = assert_refused(response, StatusCode::UNPROCESSABLE_ENTITY, code, &what);
+        assert_eq!(error["field"], field.map_or(Value::Null, Value::from), "{what}: {error}");
     }
 }
 

@@ -1,0 +1,50 @@
+//! Solves Connect Four positions given as move sequences (digits 1..7, one
+//! position per line on standard input) and prints every column's exact
+//! score, with the engine's time and positions visited.
+//!
+//! `cargo run --release --example connect4_solve <<< 4453`; with
+//! `OPENING_BOOK=path` it consults the opening book.
+
+use std::io::BufRead;
+
+use bestmove::games::connect4::Connect4;
+use bestmove::search::{engine, EngineOptions, Game, Limits, Table};
+
+fn main() {
+    let mut table = Table::with_bytes(64 << 20);
+    let book = std::env::var_os("OPENING_BOOK").map(|path| {
+        let book = bestmove::games::connect4::Book::load(path.as_ref()).expect("a readable opening book");
+        &*Box::leak(Box::new(book))
+    });
+    let mut total = std::time::Duration::ZERO;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("readable input");
+        let moves = line.split_whitespace().next().unwrap_or("");
+        let mut position = Connect4::from_bitboards(0, 0).with_book(book);
+        for column in moves.bytes() {
+            assert!((b'1'..=b'7').contains(&column), "moves are digits 1..7");
+            position = position.play(column - b'1');
+        }
+        let result =
+            engine(&position, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {})
+                .expect("not cancelled");
+        total += result.elapsed;
+        let scores: Vec<String> = result
+            .root_moves
+            .iter()
+            .map(|m| match m.score {
+                Some(s) => format!("{}:{}@{}", m.mv + 1, s.value(), s.ply().unwrap_or(0)),
+                None => format!("{}:?", m.mv + 1),
+            })
+            .collect();
+        println!(
+            "{moves} best {} score {:?} nodes {} time {:.1} ms [{}]",
+            result.best_move.map_or(0, |m| m + 1),
+            result.score,
+            result.nodes,
+            result.elapsed.as_secs_f64() * 1e3,
+            scores.join(" ")
+        );
+    }
+    println!("total {:.3} s", total.as_secs_f64());
+}

@@ -1,0 +1,290 @@
+//! The Connect Four state the searches play through.
+
+use super::book::{Book, BOOK_STONES};
+use super::{CELLS, HEIGHT, WIDTH};
+use crate::search::{Game, Tactics};
+
+/// One bit at the bottom of every column.
+const BOTTOM: u64 = {
+    let mut mask = 0;
+    let mut column = 0;
+    while column < WIDTH {
+        mask |= 1 << (column * (HEIGHT + 1));
+        column += 1;
+    }
+    mask
+};
+/// Every cell of the board (no spare bits).
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+/// Columns from the centre out: the order moves of equal promise are tried in.
+const CENTRE_FIRST: [u8; WIDTH as usize] = [3, 2, 4, 1, 5, 0, 6];
+
+#[inline(always)]
+const fn column_mask(column: u32) -> u64 {
+    ((1 << HEIGHT) - 1) << (column * (HEIGHT + 1))
+}
+
+/// True when `stones` hold four in a row anywhere.
+#[inline(always)]
+pub(super) fn has_four(stones: u64) -> bool {
+    // Vertical, horizontal, and the two diagonals: the shift between
+    // neighbours along each line.
+    for shift in [1, HEIGHT + 1, HEIGHT, HEIGHT + 2] {
+        let pairs = stones & (stones >> shift);
+        if pairs & (pairs >> (2 * shift)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The empty cells that would complete four in a row for `stones`, given
+/// all stones `mask` (whether or not they can be played yet).
+#[inline(always)]
+fn winning_cells(stones: u64, mask: u64) -> u64 {
+    // Vertical: three on top of each other, the cell above.
+    let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
+    for shift in [HEIGHT + 1, HEIGHT, HEIGHT + 2] {
+        // Pairs of neighbours, then the cells that complete X X X _,
+        // _ X X X, X _ X X and X X _ X in either direction.
+        let pairs = (stones << shift) & (stones << (2 * shift));
+        cells |= pairs & (stones << (3 * shift));
+        cells |= pairs & (stones >> shift);
+        let pairs = (stones >> shift) & (stones >> (2 * shift));
+        cells |= pairs & (stones >> (3 * shift));
+        cells |= pairs & (stones << shift);
+    }
+    cells & (BOARD ^ mask)
+}
+
+/// A Connect Four position as two bitboards (see the module map): the
+/// stones of the side to move, and all stones; and the opening book to
+/// consult, if any.
+#[derive(Clone, Copy, Debug)]
+pub struct Connect4 {
+    current: u64,
+    mask: u64,
+    book: Option<&'static Book>,
+}
+
+impl PartialEq for Connect4 {
+    fn eq(&self, other: &Connect4) -> bool {
+        (self.current, self.mask) == (other.current, other.mask)
+    }
+}
+
+impl Eq for Connect4 {}
+
+impl Connect4 {
+    /// The state with `current` the stones of the side to move and `mask`
+    /// all stones, both in the bit layout of the module map. The caller
+    /// guarantees a reachable position.
+    pub fn from_bitboards(current: u64, mask: u64) -> Connect4 {
+        debug_assert_eq!(current & !mask, 0);
+        Connect4 { current, mask, book: None }
+    }
+
+    /// The same position, consulting `book` for positions it lists.
+    pub fn with_book(self, book: Option<&'static Book>) -> Connect4 {
+        Connect4 { book, ..self }
+    }
+
+    /// The stones of the side to move, and all stones.
+    pub fn bitboards(&self) -> (u64, u64) {
+        (self.current, self.mask)
+    }
+
+    /// Stones on the board.
+    pub fn stones(&self) -> u32 {
+        self.mask.count_ones()
+    }
+
+    /// The cells where a stone can go now: the lowest empty cell of each
+    /// column that is not full.
+    #[inline(always)]
+    fn playable(&self) -> u64 {
+        (self.mask + BOTTOM) & BOARD
+    }
+
+    /// The same position seen in a mirror: column `c` becomes `6 - c`.
+    pub fn mirrored(&self) -> Connect4 {
+        let flip = |board: u64| {
+            (0..WIDTH).fold(0, |acc, c| {
+                acc | ((board >> (c * (HEIGHT + 1))) & ((1 << HEIGHT) - 1)) << ((WIDTH - 1 - c) * (HEIGHT + 1))
+            })
+        };
+        Connect4 { current: flip(self.current), mask: flip(self.mask), book: self.book }
+    }
+}
+
+/// The playable columns of a position, ascending.
+#[derive(Clone, Copy, Debug)]
+pub struct Columns(u64);
+
+impl Iterator for Columns {
+    type Item = u8;
+    #[inline(always)]
+    fn next(&mut self) -> Option<u8> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros();
+        self.0 &= self.0 - 1;
+        Some((bit / (HEIGHT + 1)) as u8)
+    }
+}
+
+impl Game for Connect4 {
+    type Move = u8;
+    type Moves = Columns;
+
+    /// Only the side that just moved can have made four.
+    #[inline(always)]
+    fn outcome(&self) -> Option<i64> {
+        if has_four(self.current ^ self.mask) {
+            Some(-1)
+        } else if self.mask == BOARD {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The mover did not make four: only a full board ends the game.
+    #[inline(always)]
+    fn outcome_after_quiet_move(&self) -> Option<i64> {
+        (self.mask == BOARD).then_some(0)
+    }
+
+    #[inline(always)]
+    fn moves(&self) -> Columns {
+        Columns(self.playable())
+    }
+
+    #[inline(always)]
+    fn play(&self, column: u8) -> Connect4 {
+        let cell = (self.mask + (1 << (column as u32 * (HEIGHT + 1)))) & column_mask(column as u32);
+        Connect4 { current: self.current ^ self.mask, mask: self.mask | cell, book: self.book }
+    }
+
+    /// An undecided position is worth a draw: the engine does not guess.
+    fn evaluate(&self) -> i64 {
+        0
+    }
+
+    fn max_plies_hint(&self) -> usize {
+        (CELLS - self.stones()) as usize
+    }
+
+    /// Values are -1, 0 and +1.
+    fn small_values(&self) -> bool {
+        true
+    }
+
+    /// Stones of the side to move plus all stones: the spare bit above each
+    /// column's top stone marks its height, so no two positions share a key.
+    #[inline(always)]
+    fn key(&self) -> Option<u64> {
+        Some(self.current + self.mask)
+    }
+
+    fn value_range(&self) -> Option<(i64, i64)> {
+        Some((-1, 1))
+    }
+
+    #[inline(always)]
+    fn solved(&self) -> Option<(i64, u32)> {
+        match self.book {
+            Some(book) if self.mask.count_ones() == BOOK_STONES => book.probe(self),
+            _ => None,
+        }
+    }
+
+    /// A win at once if there is one; otherwise the moves that do not hand
+    /// the opponent a win at once (blocking a threat when there is one,
+    /// never playing just below the opponent's winning cell), ordered by
+    /// how many winning cells each leaves the side to move, centre first
+    /// among equals.
+    #[inline]
+    fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
+        let playable = self.playable();
+        let wins = winning_cells(self.current, self.mask) & playable;
+        if wins != 0 {
+            return Tactics::Win((wins.trailing_zeros() / (HEIGHT + 1)) as u8);
+        }
+        let threats = winning_cells(self.current ^ self.mask, self.mask);
+        let mut safe = playable;
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return Tactics::Lost;
+            }
+            safe = forced;
+        }
+        safe &= !(threats >> 1);
+        if safe == 0 {
+            return Tactics::Lost;
+        }
+        for (rank, &column) in CENTRE_FIRST.iter().enumerate() {
+            let cell = safe & column_mask(column as u32);
+            if cell != 0 {
+                let promise = winning_cells(self.current | cell, self.mask).count_ones() as i32;
+                out.push((column, promise * 8 - rank as i32));
+            }
+        }
+        Tactics::Safe
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(columns: &str) -> Connect4 {
+        columns.bytes().fold(Connect4::from_bitboards(0, 0), |p, c| p.play(c - b'1'))
+    }
+
+    #[test]
+    fn four_in_a_row_is_found_in_every_direction() {
+        assert_eq!(after("1212121").outcome(), Some(-1), "vertical");
+        assert_eq!(after("1122334").outcome(), Some(-1), "horizontal");
+        assert_eq!(after("1223433454").outcome(), None);
+        assert_eq!(after("12234334544").outcome(), Some(-1), "rising diagonal");
+        assert_eq!(after("76654554344").outcome(), Some(-1), "falling diagonal");
+        assert_eq!(after("121212").outcome(), None);
+    }
+
+    #[test]
+    fn lines_do_not_wrap_from_one_column_to_the_next() {
+        // Stones at the top of column 1 and the bottom of column 2 are
+        // neighbours in bit order only.
+        let p = after("1111112222");
+        assert_eq!(p.outcome(), None);
+    }
+
+    #[test]
+    fn a_win_at_once_is_taken_and_a_double_threat_is_lost() {
+        let mut moves = Vec::new();
+        assert_eq!(after("112233").engine_moves(&mut moves), Tactics::Win(3));
+        // X threatens both ends of 2-3-4 on the bottom row: O is lost.
+        moves.clear();
+        assert_eq!(after("2737").engine_moves(&mut moves), Tactics::Safe);
+        moves.clear();
+        assert_eq!(after("27374").engine_moves(&mut moves), Tactics::Lost);
+    }
+
+    #[test]
+    fn a_threat_must_be_blocked_and_the_cell_below_a_threat_is_avoided() {
+        let mut moves = Vec::new();
+        // X has three on the bottom row (1, 2, 3): O must play column 4.
+        assert_eq!(after("17273").engine_moves(&mut moves), Tactics::Safe);
+        assert_eq!(moves.iter().map(|m| m.0).collect::<Vec<_>>(), vec![3]);
+    }
+
+    #[test]
+    fn keys_tell_positions_apart_and_mirrors_match() {
+        assert_ne!(after("12").key(), after("21").key());
+        assert_eq!(after("12").key(), after("12").key());
+        assert_eq!(after("4455").mirrored(), after("4433"));
+    }
+}

@@ -1,0 +1,176 @@
+//! An opening book: the exact score, with its distance, of every Connect
+//! Four position with 12 stones that the book lists.
+//!
+//! The book is the "12-ply with distances" database of the MIT-licensed
+//! `bitbully-databases` package (by Markus Thill), read as its own reader
+//! documents the format: a sequence of 5-byte records, sorted by position,
+//! each a position code (a big-endian signed 32-bit number) and a score (a
+//! signed byte).
+//!
+//! - The position code reads the columns from left to right, each from the
+//!   bottom up: `10` for a stone of the first player (X), `11` for one of
+//!   the second (O), `0` to end the column (also after a full one), and a
+//!   final `0`: 32 bits for 12 stones.
+//! - The score is X's (X is to move with 12 stones on the board): 0 for a
+//!   draw, `100 - n` when X wins `n` plies from now, `n - 100` when X loses
+//!   `n` plies from now.
+//! - A position is listed once for itself and its mirror image; positions
+//!   where X wins at once are not listed.
+
+use std::fmt;
+use std::path::Path;
+
+use super::bitboard::Connect4;
+use super::{HEIGHT, WIDTH};
+
+/// The stones on the board in every position the book lists.
+pub const BOOK_STONES: u32 = 12;
+const RECORD: usize = 5;
+
+/// Why a file is not a book.
+#[derive(Debug)]
+pub enum BookError {
+    /// It could not be read.
+    Io(std::io::Error),
+    /// It was read, but is not in the book's format.
+    Format(String),
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BookError::Io(error) => write!(f, "cannot read the opening book: {error}"),
+            BookError::Format(detail) => write!(f, "not an opening book: {detail}"),
+        }
+    }
+}
+
+impl std::error::Error for BookError {}
+
+/// An opening book, held in memory: about 21 MB for the full book.
+pub struct Book {
+    codes: Vec<i32>,
+    scores: Vec<i8>,
+}
+
+impl fmt::Debug for Book {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Book({} positions)", self.codes.len())
+    }
+}
+
+impl Book {
+    /// Reads a book file.
+    pub fn load(path: &Path) -> Result<Book, BookError> {
+        Book::from_bytes(&std::fs::read(path).map_err(BookError::Io)?)
+    }
+
+    /// Reads a book from its bytes, checking that they are whole records
+    /// sorted by position code.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
+        if bytes.is_empty() || bytes.len() % RECORD != 0 {
+            return Err(BookError::Format(format!(
+                "{} bytes is not a whole number of {RECORD}-byte records",
+                bytes.len()
+            )));
+        }
+        let mut codes = Vec::with_capacity(bytes.len() / RECORD);
+        let mut scores = Vec::with_capacity(bytes.len() / RECORD);
+        for (i, record) in bytes.chunks_exact(RECORD).enumerate() {
+            let code = i32::from_be_bytes([record[0], record[1], record[2], record[3]]);
+            let score = record[4] as i8;
+            if codes.last().is_some_and(|&last| last >= code) {
+                return Err(BookError::Format(format!("record {i} is out of order")));
+            }
+            if score.unsigned_abs() > 100 || (score != 0 && score.unsigned_abs() < 100 - 42) {
+                return Err(BookError::Format(format!("record {i} has the score {score}, which no position has")));
+            }
+            codes.push(code);
+            scores.push(score);
+        }
+        Ok(Book { codes, scores })
+    }
+
+    /// Positions listed.
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    /// True when the book lists nothing.
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    /// The exact score of a position with [`BOOK_STONES`] stones, if listed:
+    /// the value for the side to move (+1, 0, -1) and the plies to the end
+    /// of the game under best play (the quickest win, the slowest loss).
+    pub fn probe(&self, position: &Connect4) -> Option<(i64, u32)> {
+        let (current, mask) = position.bitboards();
+        if mask.count_ones() != BOOK_STONES {
+            return None;
+        }
+        // With an even number of stones the side to move is X.
+        let x = current;
+        let score = self.lookup(code(x, mask)).or_else(|| {
+            let mirror = position.mirrored();
+            let (x, mask) = mirror.bitboards();
+            self.lookup(code(x, mask))
+        })?;
+        let stones = mask.count_ones();
+        let plies = (100 - score.unsigned_abs() as u32).min(42 - stones);
+        Some(match score {
+            0 => (0, 42 - stones),
+            s if s > 0 => (1, plies),
+            _ => (-1, plies),
+        })
+    }
+
+    #[inline]
+    fn lookup(&self, code: i32) -> Option<i8> {
+        self.codes.binary_search(&code).ok().map(|at| self.scores[at])
+    }
+}
+
+/// The book's code for a position: see the module map.
+fn code(x: u64, mask: u64) -> i32 {
+    let mut bits: u64 = 0;
+    let mut length = 0;
+    let mut push = |bit: u64, n: u32| {
+        bits = bits << n | bit;
+        length += n;
+    };
+    for column in 0..WIDTH {
+        for row in 0..HEIGHT {
+            let cell = 1u64 << (column * (HEIGHT + 1) + row);
+            if mask & cell == 0 {
+                break;
+            }
+            push(if x & cell != 0 { 0b10 } else { 0b11 }, 2);
+        }
+        push(0, 1);
+    }
+    push(0, 1);
+    // 12 stones make exactly 32 bits; the book reads them as a signed number.
+    (bits << (32 - length.min(32))) as u32 as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_code_reads_columns_bottom_up_with_a_zero_after_each() {
+        // Column 0 holds O at the bottom and X above it; the rest is empty.
+        let (x, mask) = (0b10, 0b11);
+        let expected = 0b11_10_0_0_0_0_0_0_0_0u64 << (32 - 12);
+        assert_eq!(code(x, mask), expected as u32 as i32);
+    }
+
+    #[test]
+    fn a_book_must_be_sorted_whole_records() {
+        assert!(Book::from_bytes(&[0, 0, 0, 1, 0, 0, 0, 0]).is_err());
+        assert!(Book::from_bytes(&[0, 0, 0, 2, 0, 0, 0, 0, 1, 0]).is_err());
+        let book = Book::from_bytes(&[0, 0, 0, 1, 0, 0, 0, 0, 2, 0x9c]).expect("two records");
+        assert_eq!(book.len(), 2);
+    }
+}

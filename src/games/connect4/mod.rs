@@ -1,0 +1,27 @@
+//! Connect Four: 7 columns of 6 rows, four in a row wins, X moves first.
+//!
+//! Two views of a position, as for tic-tac-toe:
+//! - [`Position`] (in `input`): a validated position for the api layer, read
+//!   from a move sequence or a board, that can answer status, winner and
+//!   winning line;
+//! - [`Connect4`] (in `bitboard`): the compact state the searches play
+//!   through.
+//!
+//! Bitboards put cell (column `c`, row `r`, row 0 at the bottom) at bit
+//! `7 * c + r`: each column has a spare bit above its top row, so shifts by
+//! 1, 6, 7 and 8 find lines without wrapping from one column to the next.
+
+mod bitboard;
+mod book;
+mod input;
+
+pub use bitboard::Connect4;
+pub use book::{Book, BookError, BOOK_STONES};
+pub use input::{Connect4Error, Position, Status};
+
+/// Columns on the board.
+pub const WIDTH: u32 = 7;
+/// Rows on the board.
+pub const HEIGHT: u32 = 6;
+/// Cells on the board.
+pub const CELLS: u32 = WIDTH * HEIGHT;

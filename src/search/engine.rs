@@ -1,0 +1,689 @@
+//! The engine: alpha-beta made fast by everything the game can tell it.
+//!
+//! - **Move ordering**: the game's hint ([`Game::engine_moves`]), with the
+//!   transposition table's best move first.
+//! - **Pruning the game vouches for** ([`Tactics`]): a move that wins at
+//!   once ends the search of a position; a position where every move lets
+//!   the opponent win at once is lost; moves that let the opponent win at
+//!   once are not searched; scores are bounded by how soon a win can come.
+//! - **A transposition table** ([`Table`]) of bounds, each tagged with the
+//!   depth it was searched to and whether any line below was cut by that
+//!   depth, so a depth-limited search and a search to the end never take
+//!   each other's values.
+//! - **Iterative deepening**: depth 1, 2, 3, ... each iteration ordering
+//!   moves by the last one's table, until an iteration sees every line to
+//!   its end or the time budget runs out (the first iteration always
+//!   finishes).
+//! - **Null-window bisection** ([`Game::value_range`]): the score is found
+//!   by asking "is it at least `s`?" for scores `s` that halve the range of
+//!   possible scores (value, and ply of the end), each question a search
+//!   with an empty window that prunes far more than a full one.
+//! - **Every root move scored** ([`EngineOptions::score_root_moves`]): each
+//!   move's own exact score, by the same bisection, sharing the table.
+//!
+//! At a fixed depth limit the engine's score equals [`super::minimax`]'s
+//! with the same evaluation: every pruning rule is exact at the depth it is
+//! used, and table entries are reused only at the depth they were searched
+//! to (or deeper, when no line below them was cut).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::score::{Packed, SmallScore};
+use super::table::{Bound, Table, NO_MOVE, UNLIMITED};
+use super::{Cancelled, Game, Limits, Score, Tactics};
+
+/// What the engine computes beyond the best move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EngineOptions {
+    /// Find every root move's own score, not only the best one's.
+    pub score_root_moves: bool,
+}
+
+/// One root move, as the engine scored it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineMove<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score for the side to move at the root, when the engine found it
+    /// within its budget (to the depth limit, when there is one).
+    pub score: Option<Score>,
+    /// True when that score saw every line to its end.
+    pub exact: bool,
+}
+
+/// What the engine found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineResult<M> {
+    /// The best move, or `None` when the game is over.
+    pub best_move: Option<M>,
+    /// The score of the position for the side to move.
+    pub score: Score,
+    /// True when no line was cut by a depth limit or the budget.
+    pub exact: bool,
+    /// The depth of the deepest finished iteration, in plies.
+    pub depth: u32,
+    /// Iterations finished.
+    pub iterations: u32,
+    /// Positions visited, the root included.
+    pub nodes: u64,
+    /// Positions whose table entry was used.
+    pub table_hits: u64,
+    /// Positions whose score the game knew without searching ([`Game::solved`]).
+    pub book_hits: u64,
+    /// The line of best play: at each step the first move in the game's
+    /// order that keeps the score, as minimax chooses.
+    pub principal_variation: Vec<M>,
+    /// Wall time spent.
+    pub elapsed: Duration,
+    /// With [`EngineOptions::score_root_moves`], every legal root move in
+    /// the game's move order; otherwise empty.
+    pub root_moves: Vec<EngineMove<M>>,
+}
+
+/// A finished iteration, reported while the engine goes on.
+#[derive(Clone, Debug)]
+pub struct Progress<'a, M> {
+    /// The iteration's depth limit, in plies.
+    pub depth: u32,
+    /// Its best move.
+    pub best_move: Option<M>,
+    /// Its score.
+    pub score: Score,
+    /// True when it saw every line to its end (the engine stops there).
+    pub exact: bool,
+    /// Its line of best play.
+    pub principal_variation: &'a [M],
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the engine started.
+    pub elapsed: Duration,
+}
+
+/// Runs the engine on `root`.
+///
+/// `limits.max_depth` fixes the depth (the score is then the depth-limited
+/// minimax score); `limits.deadline` is the time budget, after which the
+/// answer is the deepest finished iteration's, with `exact: false`;
+/// `limits.cancel` abandons the search altogether. `table` is cleared
+/// logically (not wiped) before use. `progress` hears of every finished
+/// iteration.
+pub fn engine<G: Game>(
+    root: &G,
+    limits: Limits<'_>,
+    table: &mut Table,
+    options: EngineOptions,
+    progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+) -> Result<EngineResult<G::Move>, Cancelled> {
+    if root.small_values() {
+        Engine::<G, SmallScore>::new(root, limits, table).run(root, options, progress)
+    } else {
+        Engine::<G, Score>::new(root, limits, table).run(root, options, progress)
+    }
+}
+
+/// Nodes between two looks at the clock and the cancel flag.
+const CHECK_INTERVAL: u64 = 1 << 12;
+/// When every root move is to be scored, iterative deepening gets this
+/// share of the budget (at most `DEEPENING_CAP`), and scoring the moves the
+/// rest: deepening is what answers when the budget runs out, scoring is
+/// what answers exactly.
+const DEEPENING_SHARE: u32 = 16;
+const DEEPENING_CAP: Duration = Duration::from_millis(20);
+/// The longest principal variation written.
+const MAX_LINE: usize = 4096;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    Running,
+    Deadline,
+    Cancelled,
+}
+
+struct Engine<'a, G: Game, S> {
+    table: Option<&'a mut Table>,
+    nodes: u64,
+    hits: u64,
+    book_hits: u64,
+    /// Lines cut by the depth limit (or decided by a table entry that was).
+    cuts: u64,
+    next_check: u64,
+    stop: Stop,
+    cancel: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
+    /// False during the first iteration, which always finishes.
+    deadline_active: bool,
+    max_nodes: u64,
+    /// The ply at which lines are cut; `u32::MAX` for none.
+    limit: u32,
+    /// Move lists, one per ply, kept between nodes.
+    buffers: Vec<Vec<(G::Move, i32)>>,
+    range: Option<(i64, i64)>,
+    /// Every score a line can end with, ascending, for bisection.
+    candidates: Vec<S>,
+    root_best: Option<G::Move>,
+    /// The depth the caller asked for: the ply of the last iteration.
+    target: u32,
+}
+
+impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
+    fn new(root: &G, limits: Limits<'a>, table: &'a mut Table) -> Self {
+        let keyed = root.key().is_some();
+        if keyed {
+            table.new_search();
+        }
+        let range = root.value_range();
+        let mut candidates = Vec::new();
+        if let Some((low, high)) = range {
+            // Bisection needs a short list: only games with few values get one.
+            if high.saturating_sub(low) <= 16 {
+                let plies = root.max_plies_hint().min(MAX_LINE) as u32 + 1;
+                for value in low..=high {
+                    if value == 0 {
+                        candidates.push(S::new(0, 0));
+                    } else {
+                        candidates.extend((1..=plies).map(|ply| S::new(value, ply)));
+                    }
+                }
+                candidates.sort();
+                candidates.dedup();
+            }
+        }
+        Engine {
+            table: keyed.then_some(table),
+            nodes: 0,
+            hits: 0,
+            book_hits: 0,
+            cuts: 0,
+            next_check: CHECK_INTERVAL,
+            stop: Stop::Running,
+            cancel: limits.cancel,
+            deadline: limits.deadline,
+            deadline_active: false,
+            max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            limit: u32::MAX,
+            buffers: Vec::new(),
+            range,
+            candidates,
+            root_best: None,
+            target: limits.max_depth.map_or(u32::MAX, |d| d.max(1)),
+        }
+    }
+
+    fn run(
+        mut self,
+        root: &G,
+        options: EngineOptions,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+    ) -> Result<EngineResult<G::Move>, Cancelled> {
+        let started = Instant::now();
+        self.nodes = 1;
+        let mut result = EngineResult {
+            best_move: None,
+            score: Score::new(0, 0),
+            exact: true,
+            depth: 0,
+            iterations: 0,
+            nodes: 1,
+            table_hits: 0,
+            book_hits: 0,
+            principal_variation: Vec::new(),
+            elapsed: Duration::ZERO,
+            root_moves: Vec::new(),
+        };
+        if let Some(value) = root.outcome() {
+            result.score = Score::new(value, 0);
+            result.elapsed = started.elapsed();
+            return Ok(result);
+        }
+        let target = self.target;
+        let deadline = self.deadline;
+        if options.score_root_moves {
+            let budget = deadline.map_or(DEEPENING_CAP, |d| d.saturating_duration_since(started));
+            let share = (budget / DEEPENING_SHARE).min(DEEPENING_CAP);
+            self.deadline = Some(deadline.map_or(started + share, |d| d.min(started + share)));
+        }
+        let mut guess = None;
+        let mut depth = 1;
+        loop {
+            let limit = depth.min(target);
+            self.deadline_active = result.iterations > 0;
+            let Some((score, complete)) = self.iteration(root, limit, guess) else {
+                break;
+            };
+            let line = self.line(root, score, limit);
+            if self.stop == Stop::Cancelled {
+                return Err(Cancelled);
+            }
+            result.iterations += 1;
+            result.depth = limit;
+            result.score = score.score();
+            result.exact = complete;
+            result.best_move = line.first().copied().or(self.root_best);
+            result.principal_variation = line;
+            guess = Some(score);
+            progress(&Progress {
+                depth: limit,
+                best_move: result.best_move,
+                score: result.score,
+                exact: complete,
+                principal_variation: &result.principal_variation,
+                nodes: self.nodes,
+                elapsed: started.elapsed(),
+            });
+            if complete || limit == target || self.stop != Stop::Running {
+                break;
+            }
+            depth += 1;
+        }
+        if self.stop == Stop::Cancelled {
+            return Err(Cancelled);
+        }
+        if options.score_root_moves {
+            // Deepening's share is spent (or its answer is final): the rest
+            // of the budget scores the moves.
+            self.deadline = deadline;
+            self.stop = Stop::Running;
+            self.score_root_moves(root, target, &mut result);
+            if self.stop == Stop::Cancelled {
+                return Err(Cancelled);
+            }
+        }
+        result.nodes = self.nodes;
+        result.table_hits = self.hits;
+        result.book_hits = self.book_hits;
+        result.elapsed = started.elapsed();
+        Ok(result)
+    }
+
+    /// One iteration: the root's score with lines cut at `limit`, and
+    /// whether no line was cut. `None` when the search was stopped.
+    fn iteration(&mut self, root: &G, limit: u32, guess: Option<S>) -> Option<(S, bool)> {
+        self.limit = limit;
+        let cuts = self.cuts;
+        self.root_best = None;
+        let score = if self.candidates.is_empty() {
+            self.node(root, 0, -S::INFINITY, S::INFINITY)
+        } else {
+            self.bisect(guess, |engine, t| engine.node(root, 0, t.below(), t))
+        };
+        (self.stop == Stop::Running).then_some((score, self.cuts == cuts))
+    }
+
+    /// Finds a score by null-window tests: `test(t)` searches the window
+    /// just below `t` and returns a fail-soft score (at least `t` when the
+    /// true score is, else at least the true score and below `t`).
+    fn bisect(&mut self, guess: Option<S>, mut test: impl FnMut(&mut Self, S) -> S) -> S {
+        let (mut low, mut high) = (-S::INFINITY, S::INFINITY);
+        let mut next = guess;
+        while low < high && self.stop == Stop::Running {
+            let t = match next.take().filter(|&g| low < g && g <= high) {
+                Some(t) => t,
+                None => {
+                    let first = self.candidates.partition_point(|&c| c <= low);
+                    let end = self.candidates.partition_point(|&c| c <= high);
+                    if first >= end {
+                        // No candidate left between the bounds (a game whose
+                        // lines run longer than its hint): walk down from
+                        // the upper bound, one null window at a time.
+                        high
+                    } else {
+                        self.candidates[(first + end) / 2]
+                    }
+                }
+            };
+            let r = test(self, t);
+            if r >= t {
+                // A fail-soft bound never passes a proven one.
+                low = r.min(high);
+            } else {
+                high = r;
+            }
+        }
+        low
+    }
+
+    /// Scores every root move in turn, at the target depth, for as long as
+    /// the budget lasts, and settles the answer from them.
+    fn score_root_moves(&mut self, root: &G, target: u32, result: &mut EngineResult<G::Move>) {
+        self.limit = target;
+        self.next_check = self.nodes;
+        let mut moves: Vec<EngineMove<G::Move>> =
+            root.moves().map(|mv| EngineMove { mv, score: None, exact: false }).collect();
+        // The iteration's best move first, then the game's order of preference.
+        let mut order: Vec<(G::Move, i32)> = Vec::new();
+        let _ = root.engine_moves(&mut order);
+        let mut rank: Vec<usize> = (0..moves.len()).collect();
+        let hint = |mv: G::Move| order.iter().find(|(m, _)| *m == mv).map_or(i32::MIN, |&(_, h)| h);
+        rank.sort_by_key(|&i| {
+            let mv = moves[i].mv;
+            (Some(mv) != result.best_move, std::cmp::Reverse(hint(mv)))
+        });
+        let mut solved = 0;
+        self.deadline_active = true;
+        for i in rank {
+            let mv = moves[i].mv;
+            let child = root.play(mv);
+            self.nodes += 1;
+            let cuts = self.cuts;
+            let score = match child.outcome() {
+                Some(value) => -S::new(value, 1),
+                None if target <= 1 => {
+                    self.cuts += 1;
+                    -S::new(child.evaluate(), 1)
+                }
+                None if self.candidates.is_empty() => -self.node(&child, 1, -S::INFINITY, S::INFINITY),
+                None => {
+                    let guess = Some(result.score).filter(|_| Some(mv) == result.best_move).map(from_score::<S>);
+                    self.bisect(guess, |engine, t| -engine.node(&child, 1, -t, -t.below()))
+                }
+            };
+            if self.stop != Stop::Running {
+                break;
+            }
+            moves[i].score = Some(score.score());
+            moves[i].exact = self.cuts == cuts;
+            solved += 1;
+        }
+        let all = solved == moves.len();
+        if all {
+            // Every move scored at the target depth: the best of them is the
+            // answer, and its line is walked at that depth.
+            let best = moves.iter().filter_map(|m| m.score).max().expect("a position with moves");
+            let exact = moves.iter().all(|m| m.exact);
+            self.stop = Stop::Running;
+            self.deadline_active = false;
+            let line = self.line(root, from_score::<S>(best), target);
+            result.score = best;
+            result.exact = exact;
+            result.depth = target;
+            result.best_move =
+                line.first().copied().or_else(|| moves.iter().find(|m| m.score == Some(best)).map(|m| m.mv));
+            result.principal_variation = line;
+        } else {
+            result.exact = false;
+            // A proven win, or a move proven better than the iteration's
+            // choice, beats the iteration's guess.
+            let best_solved = moves.iter().filter(|m| m.score.is_some()).max_by_key(|m| m.score);
+            let chosen = moves.iter().find(|m| Some(m.mv) == result.best_move).and_then(|m| m.score);
+            if let Some(best) = best_solved {
+                let best_score = best.score.expect("filtered");
+                if best_score > Score::new(0, 0) || chosen.is_some_and(|c| c < best_score) {
+                    result.best_move = Some(best.mv);
+                    result.principal_variation = vec![best.mv];
+                }
+            }
+        }
+        result.root_moves = moves;
+    }
+
+    /// The principal variation of a position whose score at `limit` is
+    /// `score`: at each step, the first move in the game's order that keeps
+    /// the score, proved by one null-window test per move tried.
+    fn line(&mut self, root: &G, score: S, limit: u32) -> Vec<G::Move> {
+        let saved = self.limit;
+        self.limit = limit;
+        let mut line = Vec::new();
+        let mut position = root.clone();
+        let mut target = score;
+        let mut ply = 0;
+        while position.outcome().is_none() && ply < limit && line.len() < MAX_LINE && self.stop == Stop::Running {
+            let mut next = None;
+            for mv in position.moves() {
+                let child = position.play(mv);
+                let keeps = match child.outcome() {
+                    Some(value) => -S::new(value, ply + 1) >= target,
+                    None if ply + 1 >= limit => -S::new(child.evaluate(), ply + 1) >= target,
+                    None => -self.node(&child, ply + 1, -target, -target.below()) >= target,
+                };
+                if self.stop != Stop::Running {
+                    break;
+                }
+                if keeps {
+                    next = Some((mv, child));
+                    break;
+                }
+            }
+            let Some((mv, child)) = next else { break };
+            line.push(mv);
+            position = child;
+            target = -target;
+            ply += 1;
+        }
+        self.limit = saved;
+        line
+    }
+
+    #[inline(always)]
+    fn stopped(&mut self) -> bool {
+        self.nodes >= self.next_check && self.poll()
+    }
+
+    #[cold]
+    fn poll(&mut self) -> bool {
+        if self.stop == Stop::Running {
+            if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) || self.nodes > self.max_nodes {
+                self.stop = Stop::Cancelled;
+            } else if self.deadline_active && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop = Stop::Deadline;
+            }
+        }
+        self.next_check = if self.stop == Stop::Running { self.nodes + CHECK_INTERVAL } else { 0 };
+        self.stop != Stop::Running
+    }
+
+    /// The depth the table records for a search with `left` plies to go:
+    /// `None` when it cannot record it.
+    #[inline(always)]
+    fn depth_code(&self, left: u32) -> Option<u8> {
+        if self.limit == u32::MAX {
+            Some(UNLIMITED)
+        } else if left < UNLIMITED as u32 {
+            Some(left as u8)
+        } else {
+            None
+        }
+    }
+
+    /// Searches a position that is not over, at `ply` (below the limit),
+    /// within `(alpha, beta)`; fail-soft.
+    fn node(&mut self, pos: &G, ply: u32, mut alpha: S, mut beta: S) -> S {
+        if self.stopped() {
+            return S::new(0, 0);
+        }
+        if self.limit == u32::MAX && ply > 0 {
+            if let Some((value, plies)) = pos.solved() {
+                self.book_hits += 1;
+                return S::new(value, ply + plies);
+            }
+        }
+        let left = self.limit.saturating_sub(ply);
+        let (alpha_in, beta_in) = (alpha, beta);
+        let cuts = self.cuts;
+        let nodes = self.nodes;
+        let root = ply == 0;
+
+        let mut moves = self.take_buffer(ply);
+        let tactics = pos.engine_moves(&mut moves);
+        // No move wins at once: children need no look for a win.
+        let quiet = matches!(tactics, Tactics::Safe | Tactics::Lost);
+        match (tactics, self.range) {
+            (Tactics::Win(mv), _) => {
+                self.nodes += 1;
+                self.give_back(ply, moves);
+                if root {
+                    self.root_best = Some(mv);
+                }
+                let child = pos.play(mv);
+                return -S::new(child.outcome().unwrap_or(0), ply + 1);
+            }
+            (Tactics::Lost, Some((low, _))) if left >= 2 => {
+                self.give_back(ply, moves);
+                if root {
+                    self.root_best = pos.moves().next();
+                }
+                return S::new(low, ply + 2);
+            }
+            (Tactics::Lost | Tactics::Safe, _) if left < 2 => {
+                // Pruning by the opponent's reply is exact only when that
+                // reply is searched: take every move.
+                moves.clear();
+                moves.extend(pos.moves().map(|mv| (mv, 0)));
+            }
+            (Tactics::Lost, _) => {
+                moves.clear();
+                moves.extend(pos.moves().map(|mv| (mv, 0)));
+            }
+            (Tactics::Safe, Some((low, high))) => {
+                // No win at once: the soonest is two plies on. And after a
+                // safe move, no loss at once.
+                let upper = S::new(high, ply + 3);
+                if upper <= alpha {
+                    self.give_back(ply, moves);
+                    return upper;
+                }
+                let lower = S::new(low, ply + 4);
+                if lower >= beta {
+                    self.give_back(ply, moves);
+                    return lower;
+                }
+                beta = beta.min(upper);
+                alpha = alpha.max(lower);
+            }
+            _ => {}
+        }
+
+        let key = pos.key();
+        let mut hint_move = NO_MOVE;
+        if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
+            if let Some(hit) = table.probe(key) {
+                let depth = self.depth_code(left);
+                // A move from a much shallower search orders worse than the
+                // game's own hint.
+                if hit.complete || depth.is_some_and(|d| hit.depth >= d.saturating_sub(2)) {
+                    hint_move = hit.mv;
+                }
+                let usable = Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d));
+                if usable && !root {
+                    self.hits += 1;
+                    if !hit.complete {
+                        self.cuts += 1;
+                    }
+                    let stored = S::from_table(hit.score, ply);
+                    match hit.bound {
+                        Bound::Exact => {
+                            self.give_back(ply, moves);
+                            return stored;
+                        }
+                        Bound::Lower => alpha = alpha.max(stored),
+                        Bound::Upper => beta = beta.min(stored),
+                    }
+                    if alpha >= beta {
+                        self.give_back(ply, moves);
+                        return stored;
+                    }
+                }
+            }
+        }
+        order(&mut moves, hint_move);
+
+        let mut best = -S::INFINITY;
+        let mut best_move = NO_MOVE;
+        for i in 0..moves.len() {
+            let mv = moves[i].0;
+            let child = pos.play(mv);
+            self.nodes += 1;
+            if let (Some(table), Some(key)) = (self.table.as_deref(), child.key()) {
+                table.prefetch(key);
+            }
+            let outcome = if quiet { child.outcome_after_quiet_move() } else { child.outcome() };
+            let score = match outcome {
+                Some(value) => -S::new(value, ply + 1),
+                None if left <= 1 => {
+                    self.cuts += 1;
+                    -S::new(child.evaluate(), ply + 1)
+                }
+                None => -self.node(&child, ply + 1, -beta, -alpha),
+            };
+            if self.stop != Stop::Running {
+                self.give_back(ply, moves);
+                return S::new(0, 0);
+            }
+            if score > best {
+                best = score;
+                best_move = u8::try_from(mv.into()).unwrap_or(NO_MOVE);
+                if root {
+                    self.root_best = Some(mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_back(ply, moves);
+        if best == -S::INFINITY {
+            // No legal move in a position that is not over breaks the
+            // `Game` contract: score it statically, as minimax does.
+            return S::new(pos.evaluate(), ply);
+        }
+
+        if let (Some(key), Some(depth)) = (key, self.depth_code(left)) {
+            if let (Some(stored), Some(table)) = (best.to_table(ply), self.table.as_deref_mut()) {
+                let bound = if best <= alpha_in {
+                    Bound::Upper
+                } else if best >= beta_in {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                let mv = if bound == Bound::Upper { NO_MOVE } else { best_move };
+                table.store(key, stored, bound, mv, depth, self.cuts == cuts, self.nodes - nodes);
+            }
+        }
+        best
+    }
+
+    #[inline(always)]
+    fn take_buffer(&mut self, ply: u32) -> Vec<(G::Move, i32)> {
+        let ply = ply as usize;
+        if ply >= self.buffers.len() {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut buffer = std::mem::take(&mut self.buffers[ply]);
+        buffer.clear();
+        buffer
+    }
+
+    #[inline(always)]
+    fn give_back(&mut self, ply: u32, buffer: Vec<(G::Move, i32)>) {
+        self.buffers[ply as usize] = buffer;
+    }
+}
+
+/// Moves by hint, highest first (stable, so equal hints keep the game's
+/// order), with the table's move before all.
+#[inline(always)]
+fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
+    for i in 1..moves.len() {
+        let item = moves[i];
+        let mut j = i;
+        while j > 0 && moves[j - 1].1 < item.1 {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = item;
+    }
+    if first != NO_MOVE {
+        if let Some(at) = moves.iter().position(|&(mv, _)| mv.into() == first as u64) {
+            moves[..=at].rotate_right(1);
+        }
+    }
+}
+
+fn from_score<S: Packed>(score: Score) -> S {
+    let (value, ply) = (score.value(), score.ply().unwrap_or(0));
+    S::new(value, ply)
+}

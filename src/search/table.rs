@@ -1,0 +1,212 @@
+//! The engine's transposition table: a fixed-size store of what earlier
+//! searches proved about positions, keyed by the game's own key.
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bound {
+    /// The true score is at least this.
+    Lower = 1,
+    /// The true score is at most this.
+    Upper = 2,
+    /// The true score is this.
+    Exact = 3,
+}
+
+/// One stored position: 16 bytes, four to a 64-byte cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    /// The score, relative to the position (see `Packed::to_table`).
+    score: i32,
+    /// The best move found, as the game numbers it, or `NO_MOVE`.
+    mv: u8,
+    /// Plies searched below the position; `UNLIMITED` for a search to the end.
+    depth: u8,
+    /// Bound (2 bits), complete (1 bit), generation (5 bits).
+    flags: u8,
+    /// log2 of the positions searched to produce it: what replacement keeps.
+    work: u8,
+}
+
+/// A bucket of entries that share one cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket([Entry; 4]);
+
+/// No move stored.
+pub(super) const NO_MOVE: u8 = u8::MAX;
+/// The depth of a search that was not limited.
+pub(super) const UNLIMITED: u8 = u8::MAX;
+const GENERATIONS: u8 = 32;
+
+/// A hit in the table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hit {
+    pub score: i32,
+    pub bound: Bound,
+    pub mv: u8,
+    /// The depth it was searched to.
+    pub depth: u8,
+    /// True when no line below was cut by a depth limit, so the score holds
+    /// for any depth at least `depth`.
+    pub complete: bool,
+}
+
+/// A transposition table of fixed size, chosen when it is made and never
+/// grown by a search.
+///
+/// Entries of earlier searches are told apart by a generation number, so
+/// starting a new search costs nothing: [`Table::new_search`] bumps the
+/// generation, and entries of other generations read as empty. Every 32
+/// searches the generation wraps and the table is wiped once.
+pub struct Table {
+    buckets: Vec<Bucket>,
+    generation: u8,
+}
+
+impl Table {
+    /// A table of at most `bytes` bytes (at least one bucket, rounded down
+    /// to a power of two buckets). Memory is taken from the system lazily, as
+    /// entries are written.
+    pub fn with_bytes(bytes: usize) -> Table {
+        let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
+        Table { buckets: vec![Bucket::default(); buckets], generation: 0 }
+    }
+
+    /// The table's size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Forgets everything stored so far.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) % GENERATIONS;
+        if self.generation == 0 {
+            self.buckets.fill(Bucket::default());
+            self.generation = 1;
+        }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        // Keys may be small and regular (bitboards, node numbers): mix them.
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20) as usize & (self.buckets.len() - 1)
+    }
+
+    /// Starts loading the bucket of `key` into the cache.
+    #[inline(always)]
+    pub(super) fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint that never faults, and the pointer
+        // is in bounds.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let bucket = self.buckets.as_ptr().add(self.bucket(key));
+            _mm_prefetch(bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// What is stored for `key` in this search, if anything.
+    #[inline]
+    pub(super) fn probe(&self, key: u64) -> Option<Hit> {
+        let bucket = &self.buckets[self.bucket(key)];
+        bucket.0.iter().find(|e| e.key == key && e.flags >> 3 == self.generation && e.flags & 3 != 0).map(|e| Hit {
+            score: e.score,
+            bound: match e.flags & 3 {
+                1 => Bound::Lower,
+                2 => Bound::Upper,
+                _ => Bound::Exact,
+            },
+            mv: e.mv,
+            depth: e.depth,
+            complete: e.flags & 4 != 0,
+        })
+    }
+
+    /// Stores a result, in place of the entry for the same key, an entry of
+    /// an earlier search, or the entry that took the least work.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(&mut self, key: u64, score: i32, bound: Bound, mv: u8, depth: u8, complete: bool, work: u64) {
+        let generation = self.generation;
+        let index = self.bucket(key);
+        let bucket = &mut self.buckets[index].0;
+        let mut victim = 0;
+        let mut victim_rank = u32::MAX;
+        for (i, e) in bucket.iter().enumerate() {
+            if e.key == key || e.flags >> 3 != generation {
+                victim = i;
+                break;
+            }
+            let rank = e.work as u32;
+            if rank < victim_rank {
+                victim = i;
+                victim_rank = rank;
+            }
+        }
+        let old = bucket[victim];
+        // A result for the same key keeps the old best move when it has none.
+        let mv = if mv == NO_MOVE && old.key == key && old.flags >> 3 == generation { old.mv } else { mv };
+        bucket[victim] = Entry {
+            key,
+            score,
+            mv,
+            depth,
+            flags: generation << 3 | (complete as u8) << 2 | bound as u8,
+            work: (u64::BITS - work.leading_zeros()) as u8,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_keeps_what_it_stores_until_the_next_search() {
+        let mut table = Table::with_bytes(1 << 12);
+        table.new_search();
+        table.store(42, -7, Bound::Lower, 3, 5, true, 1000);
+        let hit = table.probe(42).expect("stored");
+        assert_eq!((hit.score, hit.bound, hit.mv, hit.depth, hit.complete), (-7, Bound::Lower, 3, 5, true));
+        assert!(table.probe(43).is_none());
+        table.new_search();
+        assert!(table.probe(42).is_none(), "a new search starts empty");
+    }
+
+    #[test]
+    fn the_size_is_a_power_of_two_buckets_within_the_budget() {
+        let table = Table::with_bytes(1000);
+        assert_eq!(table.bytes(), 512);
+        assert_eq!(Table::with_bytes(1).bytes(), 64);
+        assert_eq!(Table::with_bytes(64 << 20).bytes(), 64 << 20);
+    }
+
+    #[test]
+    fn a_full_bucket_gives_up_the_entry_that_took_the_least_work() {
+        let mut table = Table::with_bytes(64);
+        table.new_search();
+        for key in 0..4 {
+            table.store(key, 0, Bound::Exact, 0, 1, true, 1 << (10 + key));
+        }
+        table.store(99, 1, Bound::Exact, 0, 1, true, 1 << 20);
+        assert!(table.probe(0).is_none());
+        assert!((1..4).all(|key| table.probe(key).is_some()));
+        assert!(table.probe(99).is_some());
+    }
+
+    #[test]
+    fn generations_wrap_without_reviving_old_entries() {
+        let mut table = Table::with_bytes(64);
+        table.new_search();
+        table.store(5, 0, Bound::Exact, 0, 1, true, 1);
+        for _ in 0..GENERATIONS {
+            table.new_search();
+        }
+        assert!(table.probe(5).is_none());
+    }
+}
