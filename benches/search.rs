@@ -56,7 +56,7 @@ fn million_leaf_tree(c: &mut Criterion) {
     group.bench_function("parse_and_search_both_ways", |b| {
         b.iter(|| {
             let tree = Tree::parse(black_box(&json), limits).unwrap();
-            let game = tree.game(true);
+            let game = tree.game(true, None).unwrap();
             let mm = minimax(&game, Limits::default()).unwrap();
             let ab = alpha_beta(&game, Limits::default()).unwrap();
             (mm.score, ab.nodes)

@@ -3,7 +3,8 @@
 //! score, with the engine's time and positions visited.
 //!
 //! `cargo run --release --example connect4_solve <<< 4453`; with
-//! `OPENING_BOOK=path` it consults the opening book.
+//! `OPENING_BOOK=path` it consults the opening book, with `TIME_MS=n` it
+//! stops after that budget, with `PROGRESS=1` it prints each iteration.
 
 use std::io::BufRead;
 
@@ -25,9 +26,20 @@ fn main() {
             assert!((b'1'..=b'7').contains(&column), "moves are digits 1..7");
             position = position.play(column - b'1');
         }
-        let result =
-            engine(&position, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {})
-                .expect("not cancelled");
+        let deadline = std::env::var("TIME_MS")
+            .ok()
+            .and_then(|ms| ms.parse().ok())
+            .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
+        let limits = Limits { deadline, ..Limits::default() };
+        let result = engine(&position, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |p| {
+            if std::env::var_os("PROGRESS").is_some() {
+                eprintln!(
+                    "  depth {} best {:?} score {:?} pv {:?}",
+                    p.depth, p.best_move, p.score, p.principal_variation
+                )
+            }
+        })
+        .expect("not cancelled");
         total += result.elapsed;
         let scores: Vec<String> = result
             .root_moves

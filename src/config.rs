@@ -1,7 +1,6 @@
 //! Every setting of the service: a command-line flag and an environment
 //! variable for each, with the defaults documented in one place.
 
-use std::net::IpAddr;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -20,12 +19,19 @@ pub const DEFAULT_MAX_TREE_NODES: usize = 2_000_000;
 pub const DEFAULT_MAX_TREE_DEPTH: usize = 1_000;
 /// The deepest tree the setting may allow.
 pub const MAX_TREE_DEPTH_LIMIT: u64 = 4_000;
-/// Default time a request may take, queueing included.
+/// Default time a request may take apart from its body's arrival, queueing included.
 pub const DEFAULT_REQUEST_TIMEOUT_MS: u64 = 10_000;
 /// Default searches allowed to wait for a slot beyond those running.
 pub const DEFAULT_SEARCH_QUEUE: usize = 32;
 /// Default most nodes (estimated) for a search run on the async worker itself.
 pub const DEFAULT_INLINE_MAX_NODES: u64 = 16_384;
+/// Default time a request body may take to arrive.
+pub const DEFAULT_BODY_READ_TIMEOUT_MS: u64 = 5_000;
+/// Default most bytes of request bodies held at once, read or waiting for a
+/// search slot (bodies of at most 16 KiB declared are not counted).
+pub const DEFAULT_MAX_BUFFERED_BODY_BYTES: usize = 16 * 1024 * 1024;
+/// Default most `moves` a request may ask the answer to list.
+pub const DEFAULT_MAX_MOVES_LIMIT: usize = 10_000;
 /// Default time given to in-flight requests after a stop signal.
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 /// Default most time the engine may take for one answer, whatever `time_ms` asks.
@@ -34,6 +40,16 @@ pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
 pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
 /// Default size of a Connect Four search's transposition table, in MiB.
 pub const DEFAULT_TT_MIB: usize = 64;
+/// Default time a connection has to deliver a request's headers.
+pub const DEFAULT_HEADER_READ_TIMEOUT_MS: u64 = 10_000;
+/// Default time a keep-alive connection may stay open with no request in flight.
+pub const DEFAULT_IDLE_TIMEOUT_MS: u64 = 60_000;
+/// File descriptors kept free for everything but client connections: at
+/// least this many, and at least 1/16 of the limit.
+pub const RESERVED_FILE_DESCRIPTORS: usize = 64;
+/// The most connections the default connection limit allows, whatever the
+/// file-descriptor limit: each open connection holds some memory.
+pub const DEFAULT_MAX_CONNECTIONS_CEILING: usize = 16_384;
 
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -49,9 +65,10 @@ pub enum LogFormat {
 /// environment variable (`MAX_TREE_NODES`); the flag wins.
 #[derive(Clone, Debug, Args)]
 pub struct Config {
-    /// Address to listen on (use 0.0.0.0 in a container).
-    #[arg(long, env = "HOST", default_value = DEFAULT_HOST)]
-    pub host: IpAddr,
+    /// Address to listen on: an IP address or a host name such as
+    /// localhost (use 0.0.0.0 in a container).
+    #[arg(long, env = "HOST", default_value = DEFAULT_HOST, value_parser = parse_host)]
+    pub host: String,
 
     /// Port to listen on.
     #[arg(long, env = "PORT", default_value_t = DEFAULT_PORT)]
@@ -67,14 +84,31 @@ pub struct Config {
 
     /// Deepest tree (edges from the root to the deepest leaf); deeper gets 422.
     /// At most 4000: a search keeps a line per level, so its memory grows
-    /// with the square of the depth (4 MB at 1,000 levels, 64 MB at 4,000).
+    /// with the square of the depth (3.8 MiB at 1,000 levels, 61 MiB at 4,000).
     #[arg(long, env = "MAX_TREE_DEPTH", default_value_t = DEFAULT_MAX_TREE_DEPTH,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_TREE_DEPTH_LIMIT))]
     pub max_tree_depth: usize,
 
-    /// Most time for one request, waiting for a search slot included; then 503.
+    /// Most time for one request apart from its body's arrival (waiting for
+    /// room for the body and for a search slot included); then 503.
     #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = DEFAULT_REQUEST_TIMEOUT_MS)]
     pub request_timeout_ms: u64,
+
+    /// Most time for a request's body to arrive; then 408. Counted apart
+    /// from REQUEST_TIMEOUT_MS: a body is read before its search waits for a slot.
+    #[arg(long, env = "BODY_READ_TIMEOUT_MS", default_value_t = DEFAULT_BODY_READ_TIMEOUT_MS)]
+    pub body_read_timeout_ms: u64,
+
+    /// Most bytes of request bodies held at once, being read or waiting for
+    /// a search slot; a body that finds no room within BODY_READ_TIMEOUT_MS
+    /// gets 503. Bodies declared at 16 KiB or less are not counted.
+    #[arg(long, env = "MAX_BUFFERED_BODY_BYTES", default_value_t = DEFAULT_MAX_BUFFERED_BODY_BYTES)]
+    pub max_buffered_body_bytes: usize,
+
+    /// Most `moves` a request may ask the answer to list (`max_moves`); the
+    /// default list is 1,000.
+    #[arg(long, env = "MAX_MOVES_LIMIT", default_value_t = DEFAULT_MAX_MOVES_LIMIT)]
+    pub max_moves_limit: usize,
 
     /// Searches running at once on the blocking pool [default: the number of CPUs].
     #[arg(long, env = "MAX_CONCURRENT_SEARCHES")]
@@ -127,6 +161,34 @@ pub struct Config {
     /// The opening book, once [`Config::load_book`] has read it.
     #[arg(skip)]
     pub book: Option<&'static Book>,
+
+    /// Time a connection has to send a request's headers, counted from when
+    /// it is accepted or, on a keep-alive connection, from the request's
+    /// first byte; then it is closed.
+    #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = DEFAULT_HEADER_READ_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_ms: u64,
+
+    /// Time a keep-alive connection (HTTP/1.1 or HTTP/2) may stay open with
+    /// no request in flight; then it is closed.
+    #[arg(long, env = "IDLE_TIMEOUT_MS", default_value_t = DEFAULT_IDLE_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout_ms: u64,
+
+    /// Most client connections open at once; more wait in the listen backlog
+    /// until one closes [default: the file-descriptor limit less 1/16 of it
+    /// (at least 64), at most 16384].
+    #[arg(long, env = "MAX_CONNECTIONS", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub max_connections: Option<usize>,
+}
+
+/// A host is an IP address or a name, resolved when the server binds: only
+/// an empty value or one with spaces is refused here.
+fn parse_host(host: &str) -> Result<String, String> {
+    if host.is_empty() || host.chars().any(char::is_whitespace) {
+        return Err("a host is an IP address or a host name, such as 0.0.0.0 or localhost".into());
+    }
+    Ok(host.to_string())
 }
 
 impl Config {
@@ -145,18 +207,56 @@ impl Config {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
             .max(1)
     }
+
+    /// Connections that may be open at once: the setting, or what the
+    /// process's file-descriptor limit leaves room for.
+    pub fn connection_limit(&self) -> usize {
+        self.max_connections.unwrap_or_else(|| default_max_connections(open_files_limit())).max(1)
+    }
+}
+
+/// The connection limit for a file-descriptor limit (`None`: unknown or
+/// unlimited): the limit less what the rest of the process may open (the
+/// listener, the runtime's own descriptors, logs, files read at start).
+pub fn default_max_connections(open_files_limit: Option<u64>) -> usize {
+    let Some(limit) = open_files_limit else {
+        return DEFAULT_MAX_CONNECTIONS_CEILING;
+    };
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let reserved = (limit / 16).max(RESERVED_FILE_DESCRIPTORS);
+    limit.saturating_sub(reserved).clamp(1, DEFAULT_MAX_CONNECTIONS_CEILING)
+}
+
+/// The process's soft limit on open file descriptors, if it has a finite one.
+#[cfg(unix)]
+pub fn open_files_limit() -> Option<u64> {
+    let mut limit = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: getrlimit only writes the struct it is given.
+    let status = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) };
+    // rlim_t is u64 on Linux but not on every Unix.
+    #[allow(clippy::unnecessary_cast)]
+    (status == 0 && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+}
+
+/// The process's soft limit on open file descriptors, if it has a finite one.
+#[cfg(not(unix))]
+pub fn open_files_limit() -> Option<u64> {
+    None
 }
 
 impl Default for Config {
     /// The documented defaults, ignoring flags and the environment.
     fn default() -> Self {
         Config {
-            host: DEFAULT_HOST.parse().expect("a valid default address"),
+            host: DEFAULT_HOST.into(),
             port: DEFAULT_PORT,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
             max_tree_depth: DEFAULT_MAX_TREE_DEPTH,
             request_timeout_ms: DEFAULT_REQUEST_TIMEOUT_MS,
+            body_read_timeout_ms: DEFAULT_BODY_READ_TIMEOUT_MS,
+            max_buffered_body_bytes: DEFAULT_MAX_BUFFERED_BODY_BYTES,
+            max_moves_limit: DEFAULT_MAX_MOVES_LIMIT,
             max_concurrent_searches: None,
             search_queue: DEFAULT_SEARCH_QUEUE,
             inline_max_nodes: DEFAULT_INLINE_MAX_NODES,
@@ -168,6 +268,32 @@ impl Default for Config {
             tt_mib: DEFAULT_TT_MIB,
             opening_book: None,
             book: None,
+            header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
+            idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
+            max_connections: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    #[test]
+    fn a_host_is_an_address_or_a_name() {
+        for host in ["127.0.0.1", "0.0.0.0", "::1", "localhost", "bestmove.internal"] {
+            let cli = Cli::try_parse_from(["bestmove", "--host", host]).unwrap_or_else(|e| panic!("{host}: {e}"));
+            assert_eq!(cli.config.host, host);
+        }
+        for host in ["", "local host"] {
+            assert!(Cli::try_parse_from(["bestmove", "--host", host]).is_err(), "{host:?} was accepted");
         }
     }
 }

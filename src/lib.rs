@@ -1,22 +1,71 @@
-//! bestmove: finds the best move in tic-tac-toe or in any game tree written
-//! in JSON, with plain minimax and alpha-beta side by side.
+//! bestmove: finds the best move in tic-tac-toe, Connect Four or any game
+//! tree written in JSON, with plain minimax, alpha-beta and an engine side by
+//! side.
 //!
 //! The crate is layered so that data flows one way:
 //!
-//! - [`config`]: every setting, from flags and environment variables;
-//! - [`server`]: serving the api on a listener, and draining on shutdown;
-//! - [`api`]: the HTTP layer (axum): parses and validates requests, runs the
-//!   search off the async workers, maps every failure to a JSON error;
-//! - [`games`]: tic-tac-toe (bitboards) and generic JSON trees, each turning
-//!   input into a position that cannot be invalid;
 //! - [`search`]: the shared core, generic over the [`search::Game`] trait:
-//!   [`search::minimax`] and [`search::alpha_beta`].
+//!   [`search::minimax`], [`search::alpha_beta`] and [`search::engine`]
+//!   (move ordering, a transposition table, iterative deepening,
+//!   null-window solving, time budgets);
+//! - [`games`]: tic-tac-toe and Connect Four (bitboards, and Connect Four's
+//!   opening book) and generic JSON trees, each turning input into a
+//!   position that cannot be invalid;
+//! - `api`: the HTTP layer (axum): parses and validates requests, runs the
+//!   searches off the async workers, maps every failure to a JSON error;
+//! - `config`: every setting, from flags and environment variables;
+//! - `server`: serving the api on a listener with bounded connections
+//!   (header and idle timeouts, a connection limit), draining on shutdown.
 //!
 //! The search core knows nothing of HTTP or JSON; the games know nothing of
 //! HTTP.
+//!
+//! # Features
+//!
+//! - `server` (default): the HTTP service, that is the `api`, `config` and
+//!   `server` modules and the `bestmove` binary, with axum, tokio, clap and
+//!   Prometheus. Embed the search alone with
+//!   `bestmove = { version = "0.1", default-features = false }`: that is
+//!   [`search`] and [`games`], whose only dependencies are serde, serde_json
+//!   and fastrand.
+//!
+//! # Example
+//!
+//! Solve a tic-tac-toe position with both searches:
+//!
+//! ```
+//! use bestmove::games::tictactoe::Position;
+//! use bestmove::search::{alpha_beta, minimax, Limits};
+//!
+//! // O to move; X threatens the diagonal 0-4-8, so O must block at 8.
+//! let position = Position::parse("XO..X....", None)?;
+//! let plain = minimax(&position.game(), Limits::default())?;
+//! let pruned = alpha_beta(&position.game(), Limits::default())?;
+//! assert_eq!(plain.best_move, Some(8));
+//! assert_eq!(plain.score.value(), -1); // O loses with best play by X
+//! assert_eq!((pruned.best_move, pruned.score), (plain.best_move, plain.score));
+//! assert!(pruned.nodes < plain.nodes);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The `examples/` folder has more: a tree with names and a depth limit, and
+//! a seeded choice among equally good moves.
 
+#![warn(missing_docs)]
+
+#[cfg(feature = "server")]
 pub mod api;
+#[cfg(feature = "server")]
 pub mod config;
 pub mod games;
 pub mod search;
+#[cfg(feature = "server")]
 pub mod server;
+
+/// The server's public signatures use these crates' types
+/// ([`api::router`] returns an axum `Router`, [`server::run`] takes a tokio
+/// `TcpListener`, [`api::Metrics`] holds prometheus-client metrics,
+/// [`config::Config`] is a clap `Args`): they are re-exported so callers use
+/// the same versions.
+#[cfg(feature = "server")]
+pub use {axum, clap, prometheus_client, tokio};

@@ -1,5 +1,8 @@
 //! Stopping: in-flight requests finish, new connections are refused, and
-//! the process exits 0 on SIGTERM.
+//! the process exits 0 on SIGTERM. They need the `server` feature (the
+//! default); without it this binary is empty.
+
+#![cfg(feature = "server")]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -65,4 +68,33 @@ fn sigterm_stops_the_binary_with_exit_code_zero() {
     assert_eq!(status.code(), Some(0));
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.contains("shutting down")), "{rest:?}");
+}
+
+#[test]
+fn a_host_name_such_as_localhost_is_accepted_and_served_on() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bestmove"))
+        .env("PORT", "0")
+        .env("HOST", "localhost")
+        .env("LOG_FORMAT", "json")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().map(|l| l.unwrap_or_default()).unwrap_or_default();
+    let logged: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
+    let address = logged["fields"]["address"].as_str().map(str::to_owned);
+    let response = address.as_deref().map(|address| {
+        let mut client = TcpStream::connect(address).unwrap();
+        client.write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").unwrap();
+        let mut response = String::new();
+        client.read_to_string(&mut response).unwrap();
+        response
+    });
+    let _ = Command::new("kill").args(["-TERM", &child.id().to_string()]).status();
+    let status = child.wait().unwrap();
+    assert!(address.is_some(), "HOST=localhost: no listening address logged; first line: {first:?}");
+    assert!(response.unwrap_or_default().starts_with("HTTP/1.1 200"));
+    assert_eq!(status.code(), Some(0));
 }

@@ -2,7 +2,10 @@
 //! against a naive reference on random trees.
 
 use bestmove::games::tree::{Tree, TreeError, TreeLimits};
-use bestmove::search::{alpha_beta, minimax, Limits};
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+use bestmove::search::{alpha_beta, choose, minimax, Limits, TieBreak};
 use proptest::prelude::*;
 
 fn parse(json: &str) -> Result<Tree, TreeError> {
@@ -12,7 +15,7 @@ fn parse(json: &str) -> Result<Tree, TreeError> {
 /// (best move, score in leaf units, minimax nodes, alpha-beta nodes)
 fn solve(json: &str, maximizing: bool) -> (Option<u32>, i64, u64, u64) {
     let tree = parse(json).unwrap();
-    let game = tree.game(maximizing);
+    let game = tree.game(maximizing, None).unwrap();
     let mm = minimax(&game, Limits::default()).unwrap();
     let ab = alpha_beta(&game, Limits::default()).unwrap();
     assert_eq!(mm.score, ab.score);
@@ -130,7 +133,7 @@ fn a_tree_exactly_at_the_depth_limit_is_searched_in_both_forms() {
     for json in [nested_arrays(1000), nested_objects(1000)] {
         let tree = parse(&json).unwrap();
         assert_eq!(tree.depth(), 1000);
-        let mm = minimax(&tree.game(true), Limits::default()).unwrap();
+        let mm = minimax(&tree.game(true, None).unwrap(), Limits::default()).unwrap();
         assert_eq!(mm.principal_variation.len(), 1000);
     }
 }
@@ -152,18 +155,22 @@ fn a_million_levels_of_nesting_is_an_error_not_a_crash() {
 fn a_depth_limit_uses_inner_values_and_names_the_node_without_one() {
     let json = r#"[{"value": 7, "children": [1, 2]}, {"value": 3, "children": [9]}]"#;
     let tree = parse(json).unwrap();
-    tree.check_horizon(1).unwrap();
-    let limits = Limits { max_depth: Some(1), ..Limits::default() };
-    let mm = minimax(&tree.game(true), limits).unwrap();
+    let game = tree.game(true, Some(1)).unwrap();
+    assert_eq!(game.max_depth(), Some(1));
+    let limits = Limits { max_depth: game.max_depth(), ..Limits::default() };
+    let mm = minimax(&game, limits).unwrap();
     assert_eq!((mm.best_move, mm.score.value(), mm.exact), (Some(0), 7, false));
-    let deeper = Limits { max_depth: Some(2), ..Limits::default() };
-    let mm = minimax(&tree.game(true), deeper).unwrap();
+    let game = tree.game(true, Some(2)).unwrap();
+    let mm = minimax(&game, Limits { max_depth: game.max_depth(), ..Limits::default() }).unwrap();
     assert_eq!((mm.best_move, mm.score.value(), mm.exact), (Some(1), 9, true));
 
     let missing = parse(r#"[{"value": 7, "children": [1, 2]}, [[4], 5]]"#).unwrap();
-    assert_eq!(missing.check_horizon(1).unwrap_err().path(), "tree[1]");
-    assert_eq!(missing.check_horizon(2).unwrap_err().path(), "tree[1][0]");
-    missing.check_horizon(3).unwrap();
+    let path = |depth| missing.game(true, Some(depth)).map(|_| ()).map_err(|e| e.path().to_string());
+    assert_eq!(path(1), Err("tree[1]".to_string()));
+    assert_eq!(path(2), Err("tree[1][0]".to_string()));
+    assert_eq!(path(3), Ok(()));
+    // Without a depth limit nothing is cut, so no value is needed.
+    assert!(missing.game(false, None).is_ok());
 }
 
 /// A tree for the reference: leaves and inner nodes with an optional value.
@@ -192,12 +199,48 @@ impl Node {
             Node::Inner(_, kids) => kids.iter().map(|k| -k.reference(-sign, depth - 1)).max().unwrap(),
         }
     }
+
+    /// Naive negamax on (value, ply at which the line ends), preferring
+    /// the quickest win and the slowest loss; `ply` is this node's.
+    fn line(&self, sign: i64, depth: u32, ply: u32) -> (i64, u32) {
+        match self {
+            Node::Leaf(v) => (sign * v, ply),
+            Node::Inner(v, _) if depth == 0 => (sign * v, ply),
+            Node::Inner(_, kids) => {
+                kids.iter().map(|k| negate(k.line(-sign, depth - 1, ply + 1))).max_by(|a, b| compare(*a, *b)).unwrap()
+            }
+        }
+    }
+
+    /// The root moves that are equally good and best, by the reference.
+    fn best_moves(&self, sign: i64, depth: u32) -> BTreeSet<u32> {
+        let Node::Inner(_, kids) = self else { return BTreeSet::new() };
+        let lines: Vec<_> = kids.iter().map(|k| negate(k.line(-sign, depth - 1, 1))).collect();
+        let best = *lines.iter().max_by(|a, b| compare(**a, **b)).unwrap();
+        (0..kids.len() as u32).filter(|&i| compare(lines[i as usize], best) == Ordering::Equal).collect()
+    }
 }
 
-/// Mostly small values, which tie often; now and then any value at all, so
-/// both of the search's score widths are exercised.
+fn negate((value, ply): (i64, u32)) -> (i64, u32) {
+    (-value, ply)
+}
+
+/// Which line is better for the side to move: the higher value; for equal
+/// wins the sooner, for equal losses the later; draws are all alike.
+fn compare(a: (i64, u32), b: (i64, u32)) -> Ordering {
+    a.0.cmp(&b.0).then(match a.0.signum() {
+        1 => b.1.cmp(&a.1),
+        -1 => a.1.cmp(&b.1),
+        _ => Ordering::Equal,
+    })
+}
+
+/// Mostly small values, which tie often (half of them within -1..=1, so
+/// that draws and equal wins and losses of different lengths are common);
+/// now and then any value at all, so both of the search's score widths are
+/// exercised.
 fn arb_value() -> impl Strategy<Value = i64> {
-    prop_oneof![8 => -20i64..20, 1 => (i64::MIN + 1)..=i64::MAX]
+    prop_oneof![4 => -1i64..=1, 4 => -20i64..20, 1 => (i64::MIN + 1)..=i64::MAX]
 }
 
 fn arb_tree() -> impl Strategy<Value = Node> {
@@ -215,8 +258,8 @@ proptest! {
         node in arb_tree(), maximizing in any::<bool>(), depth in prop::option::of(1u32..5),
     ) {
         let tree = parse(&node.json()).unwrap();
-        let limits = Limits { max_depth: depth, ..Limits::default() };
-        let game = tree.game(maximizing);
+        let game = tree.game(maximizing, depth).unwrap();
+        let limits = Limits { max_depth: game.max_depth(), ..Limits::default() };
         let mm = minimax(&game, limits).unwrap();
         let ab = alpha_beta(&game, limits).unwrap();
         let sign = if maximizing { 1 } else { -1 };
@@ -231,5 +274,12 @@ proptest! {
             prop_assert_eq!(root.score, mm.score);
             prop_assert!(mm.root_moves.iter().all(|m| m.score <= mm.score));
         }
+        // `first` answers the first of the equally good moves; `random`
+        // answers every one of them (over enough seeds), and no other.
+        let equal = node.best_moves(sign, depth.unwrap_or(u32::MAX));
+        let pick = |tie_break, seed| choose(&mm.root_moves, tie_break, 0.0, &mut fastrand::Rng::with_seed(seed));
+        prop_assert_eq!(pick(TieBreak::First, 0).map(|c| c.mv), equal.first().copied());
+        let random: BTreeSet<u32> = (0..64).filter_map(|seed| pick(TieBreak::Random, seed)).map(|c| c.mv).collect();
+        prop_assert_eq!(random, equal);
     }
 }

@@ -165,7 +165,10 @@ pub struct Answer {
     pub best_move_name: Option<Option<String>>,
     /// True when `mistake` made the answer a random legal move.
     pub random_move: bool,
-    /// The position's score under best play.
+    /// The score of `best_move` itself, as in `moves`: below `score` when a
+    /// mistake chose a worse move; `null` when the game is over.
+    pub best_move_score: Option<i64>,
+    /// The position's score under best play (not that of a random move).
     pub score: i64,
     /// False when the depth limit or the budget cut a line.
     pub exact: bool,
@@ -179,8 +182,13 @@ pub struct Answer {
     pub maximizing: Option<bool>,
     /// The line of best play.
     pub principal_variation: Vec<u64>,
-    /// Every legal move with its score, in move order.
+    /// The legal moves with their scores, in move order: the first
+    /// `max_moves` of them.
     pub moves: Vec<MoveScore>,
+    /// How many legal moves there are.
+    pub moves_total: u64,
+    /// True when `moves` lists fewer than `moves_total`.
+    pub moves_truncated: bool,
     /// The depth limit, as requested.
     pub max_depth: Option<u32>,
     /// The engine's time budget in milliseconds, after the server's cap.
@@ -249,6 +257,7 @@ fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
 
 /// Runs the engine with a deadline from the request's budget, reporting its
 /// iterations through `progress` in the answer's units.
+#[allow(clippy::too_many_arguments)]
 fn run_engine<G: Game>(
     game: &G,
     request: &SearchRequest,
@@ -315,13 +324,17 @@ pub fn answer(
     match &request.game {
         GameInput::Board(position) => board_answer(position, request, context, cancel, progress),
         GameInput::Tree { tree, maximizing } => {
+            // Reading the request checked the tree against this depth limit,
+            // and refused it if it failed, so this cannot fail.
+            let game = tree.game(*maximizing, request.max_depth).map_err(|_| Cancelled)?;
             let mut table = small_table(tree.len() as u64);
             // Scores are reported in the tree's own units: the root's view
             // negated when the root minimizes.
             let sign = if *maximizing { 1 } else { -1 };
-            let searched = search_all(&tree.game(*maximizing), request, context, &mut table, sign, cancel, progress)?;
-            let names = tree.root_child_names();
-            let name_of = |mv: u32| names.get(mv as usize).copied().flatten().map(str::to_string);
+            let searched = search_all(&game, request, context, &mut table, sign, cancel, progress)?;
+            // Names are looked up for the listed moves only: a root may have
+            // millions of children.
+            let name_of = |mv: u32| tree.root_child_name(mv as usize).map(str::to_string);
             let mut answer = common("tree", &searched, request, context, sign, |mv| mv as u64);
             answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
             for entry in &mut answer.moves {
@@ -412,7 +425,7 @@ fn tie_break_name(tie_break: TieBreak) -> &'static str {
     }
 }
 
-fn common<M: Copy>(
+fn common<M: Copy + PartialEq>(
     kind: &'static str,
     s: &Searched<M>,
     request: &SearchRequest,
@@ -423,10 +436,12 @@ fn common<M: Copy>(
     let minimax = report(&s.minimax, sign, request.max_depth, &id);
     let alphabeta = report(&s.alphabeta, sign, request.max_depth, &id);
     let engine = engine_report(&s.engine, sign, None, &id);
-    let moves = s
+    let moves_total = s.minimax.root_moves.len();
+    let moves: Vec<MoveScore> = s
         .minimax
         .root_moves
         .iter()
+        .take(request.max_moves)
         .map(|m| MoveScore {
             mv: id(m.mv),
             name: None,
@@ -434,19 +449,26 @@ fn common<M: Copy>(
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
             exact: None,
         })
-        .collect();
+        .collect::<Vec<MoveScore>>();
+    let chosen = s.choice.map(|c| id(c.mv));
+    // From every move, not only the listed ones.
+    let best_move_score =
+        s.choice.and_then(|c| s.minimax.root_moves.iter().find(|m| m.mv == c.mv)).map(|m| sign * m.score.value());
     Answer {
         kind,
-        best_move: s.choice.map(|c| id(c.mv)),
+        best_move: chosen,
         best_move_name: None,
         random_move: s.choice.is_some_and(|c| c.random_move),
+        best_move_score,
         score: minimax.score,
         exact: minimax.exact,
         plies_to_end: minimax.plies_to_end,
         board: None,
         maximizing: None,
         principal_variation: minimax.principal_variation.clone(),
+        moves_truncated: moves.len() < moves_total,
         moves,
+        moves_total: moves_total as u64,
         max_depth: request.max_depth,
         time_ms: budget(request, context).as_millis() as u64,
         tie_break: tie_break_name(request.tie_break),
@@ -502,9 +524,11 @@ fn connect4_answer(
     let mut rng = fastrand::Rng::with_seed(request.seed);
     let choice = connect4_choice(&engine_result, remaining, request, &mut rng);
     let engine = engine_report(&engine_result, 1, Some(remaining), u64::from);
-    let moves = engine_result
+    let moves_total = engine_result.root_moves.len();
+    let moves: Vec<MoveScore> = engine_result
         .root_moves
         .iter()
+        .take(request.max_moves)
         .map(|m| MoveScore {
             mv: u64::from(m.mv),
             name: None,
@@ -526,6 +550,10 @@ fn connect4_answer(
         best_move: choice.map(|c| u64::from(c.mv)),
         best_move_name: None,
         random_move: choice.is_some_and(|c| c.random_move),
+        best_move_score: choice
+            .and_then(|c| engine_result.root_moves.iter().find(|m| m.mv == c.mv))
+            .and_then(|m| m.score)
+            .map(Score::value),
         score: engine.result.score,
         exact: engine.result.exact,
         plies_to_end: engine.result.plies_to_end,
@@ -541,6 +569,8 @@ fn connect4_answer(
         }),
         maximizing: None,
         principal_variation: engine.result.principal_variation.clone(),
+        moves_truncated: moves.len() < moves_total,
+        moves_total: moves_total as u64,
         moves,
         max_depth: request.max_depth,
         time_ms: budget(request, context).as_millis() as u64,
@@ -565,9 +595,7 @@ fn connect4_choice(
     let scored: Option<Vec<RootMove<u8>>> = result
         .root_moves
         .iter()
-        .map(|m| {
-            m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) })
-        })
+        .map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) }))
         .collect();
     match scored {
         Some(scored) if !scored.is_empty() => choose(&scored, request.tie_break, request.mistake, rng),

@@ -11,12 +11,27 @@ pub enum ApiError {
     /// 400: the body is not valid JSON.
     MalformedJson(String),
     /// 413: the body is over the configured limit.
-    PayloadTooLarge { limit: usize },
+    PayloadTooLarge {
+        /// The limit, in bytes.
+        limit: usize,
+    },
     /// 415: the body is not declared as JSON.
     UnsupportedMediaType(Option<String>),
     /// 422: well-formed JSON that does not make a valid request. `code` is
     /// one of the codes listed in openapi.yaml.
-    Invalid { code: &'static str, message: String, field: Option<String> },
+    Invalid {
+        /// The error code.
+        code: &'static str,
+        /// What is wrong, for a person.
+        message: String,
+        /// The request field or tree path at fault, if any.
+        field: Option<String>,
+    },
+    /// 408: the body did not arrive within the configured time.
+    BodyTimeout {
+        /// The time it had, in milliseconds.
+        limit_ms: u64,
+    },
     /// 404: no such route.
     NotFound(String),
     /// 405: the route exists, but not for this method (named here).
@@ -24,7 +39,10 @@ pub enum ApiError {
     /// 503: every search slot is busy and the queue is full.
     Overloaded,
     /// 503: the request took longer than the configured timeout.
-    Timeout { limit_ms: u64 },
+    Timeout {
+        /// The configured timeout, in milliseconds.
+        limit_ms: u64,
+    },
     /// 500: a bug. The detail goes to the log, never to the client.
     Internal(String),
 }
@@ -42,6 +60,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Overloaded | ApiError::Timeout { .. } => StatusCode::SERVICE_UNAVAILABLE,
@@ -56,6 +75,7 @@ impl ApiError {
             ApiError::PayloadTooLarge { .. } => "payload_too_large",
             ApiError::UnsupportedMediaType(_) => "unsupported_media_type",
             ApiError::Invalid { code, .. } => code,
+            ApiError::BodyTimeout { .. } => "body_timeout",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
             ApiError::Overloaded => "overloaded",
@@ -77,6 +97,9 @@ impl ApiError {
                 "the body must be JSON, sent with Content-Type: application/json (no Content-Type was given)".into()
             }
             ApiError::Invalid { message, .. } => message.clone(),
+            ApiError::BodyTimeout { limit_ms } => {
+                format!("the request body did not arrive within {limit_ms} ms")
+            }
             ApiError::NotFound(path) => {
                 format!("no route {path:?}: POST /best-move finds a move; GET /openapi.yaml describes the API")
             }
@@ -110,6 +133,14 @@ struct Body<'a> {
     field: Option<&'a str>,
 }
 
+impl ApiError {
+    /// The JSON body this error answers with.
+    pub fn body(&self) -> serde_json::Value {
+        let body = Envelope { error: Body { code: self.code(), message: self.message(), field: self.field() } };
+        serde_json::to_value(body).unwrap_or_default()
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         if let ApiError::Internal(detail) = &self {
@@ -120,6 +151,11 @@ impl IntoResponse for ApiError {
         let mut response = (status, axum::Json(body)).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        if status == StatusCode::REQUEST_TIMEOUT {
+            // The rest of the body may still be on its way: this connection
+            // cannot carry another request.
+            response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
     }

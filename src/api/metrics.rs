@@ -33,6 +33,14 @@ pub struct AlgorithmLabels {
     pub algorithm: &'static str,
 }
 
+/// Labels of a connection the server closed for want of activity.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TimeoutLabels {
+    /// `header_read` (a request's headers took too long) or `idle` (no
+    /// request on a keep-alive connection for too long).
+    pub timeout: &'static str,
+}
+
 /// The routes the service serves, as metric labels.
 const ROUTES: [&str; 6] = ["/", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"];
 
@@ -65,6 +73,17 @@ pub struct Metrics {
     pub searches_in_flight: Gauge,
     /// Requests turned away with 503 because every slot and the queue were full.
     pub shed: Counter,
+    /// Client connections open now.
+    pub connections_open: Gauge,
+    /// The most client connections allowed open at once.
+    pub connections_max: Gauge,
+    /// Connections closed because their request headers took too long.
+    pub header_read_timeouts: Counter,
+    /// Keep-alive connections closed after too long with no request.
+    pub idle_timeouts: Counter,
+    /// Times the server stopped accepting because it had the most
+    /// connections allowed.
+    pub connection_limit_reached: Counter,
 }
 
 impl Metrics {
@@ -87,7 +106,41 @@ impl Metrics {
             "Requests answered 503 because the service was at its search limit",
             shed.clone(),
         );
-        Metrics { registry, requests, latency, nodes, searches_in_flight, shed }
+        let connections_open = Gauge::default();
+        let connections_max = Gauge::default();
+        let timeouts = Family::<TimeoutLabels, Counter>::default();
+        let header_read_timeouts = timeouts.get_or_create(&TimeoutLabels { timeout: "header_read" }).clone();
+        let idle_timeouts = timeouts.get_or_create(&TimeoutLabels { timeout: "idle" }).clone();
+        let connection_limit_reached = Counter::default();
+        registry.register("connections_open", "Client connections open now", connections_open.clone());
+        registry.register(
+            "connections_max",
+            "The most client connections allowed open at once",
+            connections_max.clone(),
+        );
+        registry.register(
+            "connections_timed_out",
+            "Connections closed by the server: headers too slow (header_read) or no request for too long (idle)",
+            timeouts,
+        );
+        registry.register(
+            "connection_limit_reached",
+            "Times the server stopped accepting connections because it had MAX_CONNECTIONS open",
+            connection_limit_reached.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            latency,
+            nodes,
+            searches_in_flight,
+            shed,
+            connections_open,
+            connections_max,
+            header_read_timeouts,
+            idle_timeouts,
+            connection_limit_reached,
+        }
     }
 
     /// The metrics in the OpenMetrics text format.

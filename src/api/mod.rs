@@ -8,6 +8,7 @@ mod answer;
 mod error;
 mod metrics;
 mod request;
+mod stream;
 
 pub use answer::{Answer, ProgressReport};
 pub use error::ApiError;
@@ -19,14 +20,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
-use axum::extract::{DefaultBodyLimit, FromRequest, MatchedPath, Request, State};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use http_body_util::BodyExt;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
@@ -41,8 +42,9 @@ const INDEX_HTML: &str = include_str!("../web/index.html");
 /// The request id header, accepted from clients and echoed back.
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
-/// Bodies up to this size are parsed on the async worker; larger ones are
-/// parsed on the blocking pool along with their search.
+/// Bodies declared at up to this size are parsed on the async worker, and
+/// are not counted in the buffered body budget; larger ones, and bodies of
+/// unknown length, are parsed on the blocking pool along with their search.
 const INLINE_PARSE_BYTES: usize = 16 * 1024;
 
 /// Shared by every request.
@@ -51,6 +53,8 @@ pub struct AppState {
     tree_limits: TreeLimits,
     /// One permit per search allowed to run at once.
     slots: Arc<Semaphore>,
+    /// One permit per byte of the bodies that may be held at once.
+    body_room: Arc<Semaphore>,
     /// Searches running or waiting for a slot.
     admitted: AtomicUsize,
     /// Transposition tables for Connect Four searches.
@@ -66,6 +70,10 @@ impl AppState {
         AppState {
             tree_limits: TreeLimits { max_nodes: config.max_tree_nodes, max_depth: config.max_tree_depth },
             slots: Arc::new(Semaphore::new(config.search_slots())),
+            // Room for at least one body of the largest size.
+            body_room: Arc::new(Semaphore::new(
+                config.max_buffered_body_bytes.max(config.max_body_bytes).min(Semaphore::MAX_PERMITS),
+            )),
             admitted: AtomicUsize::new(0),
             tables: answer::TablePool::new(config.tt_mib << 20),
             ready: AtomicBool::new(true),
@@ -79,8 +87,27 @@ impl AppState {
         self.ready.store(false, Ordering::SeqCst);
     }
 
+    /// What the searches need from the service beyond the request.
+    fn context(&self) -> answer::Context<'_> {
+        answer::Context {
+            book: self.config.book,
+            tables: &self.tables,
+            max_search_ms: self.config.max_search_ms,
+            compare_max_nodes: self.config.compare_max_nodes,
+        }
+    }
+
     fn timeout(&self) -> Duration {
         Duration::from_millis(self.config.request_timeout_ms)
+    }
+
+    fn body_read_timeout(&self) -> Duration {
+        Duration::from_millis(self.config.body_read_timeout_ms)
+    }
+
+    /// The most any request may take: its body, its search, and a margin.
+    fn overall_timeout(&self) -> Duration {
+        self.body_read_timeout() + self.timeout() + Duration::from_millis(500)
     }
 }
 
@@ -92,17 +119,27 @@ pub fn app(config: Config) -> Router {
 /// The service over shared state (which the caller keeps, to drain it on
 /// shutdown).
 pub fn router(state: Arc<AppState>) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/", get(index))
         .route("/best-move", post(best_move))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/openapi.yaml", get(openapi))
         .route("/metrics", get(metrics_text))
-        .fallback(not_found)
+        .fallback(not_found);
+    with_layers(routes, state)
+}
+
+/// The middleware around every route. From the outside in: `observe` (so
+/// every response, a CORS preflight included, has a request id and is
+/// logged and counted), CORS (so every response a browser sees carries its
+/// headers, the time limit's included), the time limit, then panics.
+fn with_layers(routes: Router<Arc<AppState>>, state: Arc<AppState>) -> Router {
+    routes
         .layer(DefaultBodyLimit::max(state.config.max_body_bytes))
         .layer(middleware::from_fn(json_method_not_allowed))
         .layer(catch_panics())
+        .layer(middleware::from_fn_with_state(state.clone(), time_limit))
         .layer(cors(&state.config))
         .layer(middleware::from_fn_with_state(state.clone(), observe))
         .with_state(state)
@@ -134,8 +171,8 @@ fn cors(config: &Config) -> CorsLayer {
         .max_age(Duration::from_secs(3600))
 }
 
-/// Every request: a request id (the client's, or a new one), a time limit,
-/// one log line, and the request metrics.
+/// Every request: a request id (the client's, or a new one), one log line,
+/// and the request metrics.
 async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
@@ -151,13 +188,7 @@ async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next:
         });
     request.headers_mut().insert(X_REQUEST_ID.clone(), request_id.clone());
 
-    // The handler bounds its own search; this bounds everything else, such
-    // as a client that sends its body too slowly.
-    let limit = state.timeout() + Duration::from_millis(500);
-    let mut response = match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => ApiError::Timeout { limit_ms: state.config.request_timeout_ms }.into_response(),
-    };
+    let mut response = next.run(request).await;
     response.headers_mut().insert(X_REQUEST_ID.clone(), request_id.clone());
 
     let status = response.status();
@@ -177,6 +208,16 @@ async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next:
         "request"
     );
     response
+}
+
+/// The handler bounds its body read and its search on its own; this bounds
+/// the request as a whole, in case anything else ever hangs.
+async fn time_limit(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    let limit = state.overall_timeout();
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout { limit_ms: limit.as_millis() as u64 }.into_response(),
+    }
 }
 
 /// axum answers a wrong method with an empty 405; give it the JSON error
@@ -220,9 +261,12 @@ async fn metrics_text(State(state): State<Arc<AppState>>) -> impl IntoResponse {
 
 /// `POST /best-move`.
 ///
-/// A small body is read, parsed and (if cheap) searched right here. A large
-/// one waits for a search slot before its body is even read, so at most one
-/// large body per slot is in memory at once, however many clients send them.
+/// The body is read first, within `BODY_READ_TIMEOUT_MS`, and only then
+/// does the search wait for a slot: a slow upload holds a connection, never
+/// a slot. A small body is parsed (and, if cheap, searched) right here. A
+/// large one is parsed on the blocking pool once it holds a slot, so at
+/// most one large tree per slot is built at once; until then its bytes
+/// count against `MAX_BUFFERED_BODY_BYTES`.
 async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Result<Response, ApiError> {
     require_json(request.headers())?;
     let declared = request
@@ -233,81 +277,122 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
     if declared.is_some_and(|length| length > state.config.max_body_bytes) {
         return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
     }
-    if declared.is_some_and(|length| length <= INLINE_PARSE_BYTES) {
-        let body = read_body(&state, request).await?;
-        let search_request = SearchRequest::parse(&body, state.tree_limits)?;
+    let small = declared.is_some_and(|length| length <= INLINE_PARSE_BYTES);
+    let streaming = stream::wanted(request.headers());
+    let (body, deadline) = read_body(&state, request.into_body(), declared, !small).await?;
+    if streaming {
+        // Small bodies are checked here, so a bad request gets its JSON
+        // error without waiting for a slot.
+        let ready = if small {
+            Ready::Parsed(SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?)
+        } else {
+            Ready::Body(body)
+        };
+        let (admission, permit) = admit(&state, deadline).await?;
+        return stream::run(state.clone(), ready, permit, admission, deadline).await;
+    }
+    if small {
+        let search_request = SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?;
         if search_request.work_estimate() <= state.config.inline_max_nodes {
             // Cheaper to search right here than to hand it to another thread.
             return search(&state, &search_request, &AtomicBool::new(false));
         }
-        return run_blocking(&state, Pending::Parsed(search_request)).await;
+        return run_blocking(&state, Ready::Parsed(search_request), deadline).await;
     }
-    run_blocking(&state, Pending::Unread(request)).await
+    run_blocking(&state, Ready::Body(body), deadline).await
 }
 
-/// Reads the whole body, within the configured size limit.
-async fn read_body(state: &AppState, request: Request) -> Result<Bytes, ApiError> {
-    Bytes::from_request(request, &()).await.map_err(|rejection| match rejection.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError::PayloadTooLarge { limit: state.config.max_body_bytes },
-        _ => ApiError::MalformedJson(rejection.body_text()),
-    })
+/// A request body, holding its share of the buffered body budget until it
+/// is dropped.
+struct BufferedBody {
+    bytes: Bytes,
+    _room: Option<OwnedSemaphorePermit>,
 }
 
-/// A search waiting for a slot: already parsed, or with its body unread.
-enum Pending {
-    Parsed(SearchRequest),
-    Unread(Request),
-}
-
-/// The same, once it holds a slot: parsed, or a body to parse.
-enum Ready {
-    Parsed(SearchRequest),
-    Body(Bytes),
-}
-
-/// Turns a waiting search away with `error`. An unread body is read and
-/// dropped first (within the size limit), so the client gets the answer
-/// instead of a connection reset from closing a socket it is writing to.
-async fn refuse(state: &AppState, pending: Pending, error: ApiError) -> ApiError {
-    if let Pending::Unread(request) = pending {
-        let mut body = request.into_body();
-        let mut seen = 0;
-        while let Some(Ok(frame)) = body.frame().await {
-            seen += frame.data_ref().map_or(0, Bytes::len);
-            if seen > state.config.max_body_bytes {
-                break;
+/// Reads the whole body, within the size limit and two budgets of time.
+///
+/// The client has `BODY_READ_TIMEOUT_MS` to send it: past that, 408. A
+/// `counted` body also needs room in the buffered body budget: the whole
+/// declared length once the body starts to arrive (so that bodies never
+/// wait for each other's room half-read), or piece by piece when no length
+/// is declared. Time spent waiting for room is the service's, not the
+/// client's: it counts against `REQUEST_TIMEOUT_MS` instead, and running out
+/// of it is a 503. Returns the body and the deadline left for its search.
+async fn read_body(
+    state: &AppState,
+    mut body: Body,
+    declared: Option<usize>,
+    counted: bool,
+) -> Result<(BufferedBody, tokio::time::Instant), ApiError> {
+    let limit = state.config.max_body_bytes;
+    let started = tokio::time::Instant::now();
+    let mut client_deadline = started + state.body_read_timeout();
+    let mut service_deadline = started + state.timeout();
+    // Reserved, not touched: memory is only used as the bytes arrive.
+    let mut bytes = Vec::with_capacity(declared.unwrap_or(0).min(limit));
+    let mut room: Option<OwnedSemaphorePermit> = None;
+    let mut reserved = 0;
+    loop {
+        let waiting = tokio::time::Instant::now();
+        let frame = match tokio::time::timeout_at(client_deadline, body.frame()).await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => break,
+            Err(_) => return Err(ApiError::BodyTimeout { limit_ms: state.config.body_read_timeout_ms }),
+        };
+        service_deadline += waiting.elapsed();
+        let frame = frame.map_err(|e| ApiError::MalformedJson(format!("the body could not be read ({e})")))?;
+        let Ok(data) = frame.into_data() else { continue };
+        let needed = bytes.len() + data.len();
+        if needed > limit {
+            return Err(ApiError::PayloadTooLarge { limit });
+        }
+        if counted && needed > reserved {
+            let more = needed.max(declared.unwrap_or(0).min(limit)) - reserved;
+            let waiting = tokio::time::Instant::now();
+            let permits = u32::try_from(more).map_err(|e| ApiError::Internal(e.to_string()))?;
+            let granted =
+                match tokio::time::timeout_at(service_deadline, state.body_room.clone().acquire_many_owned(permits))
+                    .await
+                {
+                    Ok(granted) => granted.map_err(|closed| ApiError::Internal(closed.to_string()))?,
+                    Err(_) => {
+                        state.metrics.shed.inc();
+                        return Err(ApiError::Overloaded);
+                    }
+                };
+            client_deadline += waiting.elapsed();
+            reserved += more;
+            match room.as_mut() {
+                Some(room) => room.merge(granted),
+                None => room = Some(granted),
             }
         }
+        bytes.extend_from_slice(&data);
     }
-    error
+    Ok((BufferedBody { bytes: Bytes::from(bytes), _room: room }, service_deadline))
 }
 
-/// Runs a search on the blocking pool once a search slot is free, reading
-/// the body first if it is still unread.
+/// A search ready to wait for a slot: already parsed, or a body to parse.
+enum Ready {
+    Parsed(SearchRequest),
+    Body(BufferedBody),
+}
+
+/// Runs a search on the blocking pool once a search slot is free, parsing
+/// its body first if it is not parsed yet.
 ///
 /// At most `search_slots` run at once and `search_queue` more may wait;
 /// beyond that the answer is 503 at once, so memory and latency stay
-/// bounded under any load. Past the request timeout the search is told to
-/// stop and the answer is 503.
-async fn run_blocking(state: &Arc<AppState>, pending: Pending) -> Result<Response, ApiError> {
-    let deadline = tokio::time::Instant::now() + state.timeout();
+/// bounded under any load. Past `deadline` (the request timeout, counted
+/// from the start of the request without the time its body took to arrive)
+/// the search is told to stop and the answer is 503.
+async fn run_blocking(
+    state: &Arc<AppState>,
+    ready: Ready,
+    deadline: tokio::time::Instant,
+) -> Result<Response, ApiError> {
     let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
-    let capacity = state.config.search_slots() + state.config.search_queue;
-    let Some(_admission) = Admission::try_new(&state.admitted, capacity) else {
-        state.metrics.shed.inc();
-        return Err(refuse(state, pending, ApiError::Overloaded).await);
-    };
-    let permit = match tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned()).await {
-        Ok(Ok(permit)) => permit,
-        Ok(Err(closed)) => return Err(ApiError::Internal(closed.to_string())),
-        Err(_) => return Err(refuse(state, pending, timeout()).await),
-    };
-    let ready = match pending {
-        Pending::Parsed(request) => Ready::Parsed(request),
-        Pending::Unread(request) => {
-            Ready::Body(tokio::time::timeout_at(deadline, read_body(state, request)).await.map_err(|_| timeout())??)
-        }
-    };
+    let (admission, permit) = admit(state, deadline).await?;
 
     let cancel = Arc::new(AtomicBool::new(false));
     let flag = cancel.clone();
@@ -316,11 +401,16 @@ async fn run_blocking(state: &Arc<AppState>, pending: Pending) -> Result<Respons
         // The slot is held until the work really ends, even if the request
         // has already been answered with a timeout.
         let _permit = permit;
+        let _admission = admission;
         worker.metrics.searches_in_flight.inc();
         let result = match ready {
             Ready::Parsed(request) => search(&worker, &request, &flag),
             Ready::Body(body) => {
-                SearchRequest::parse(&body, worker.tree_limits).and_then(|request| search(&worker, &request, &flag))
+                let parsed = SearchRequest::parse(&body.bytes, worker.tree_limits, worker.config.max_moves_limit);
+                // The tree is built: its text, and its room in the budget,
+                // are no longer needed.
+                drop(body);
+                parsed.and_then(|request| search(&worker, &request, &flag))
             }
         };
         worker.metrics.searches_in_flight.dec();
@@ -333,6 +423,25 @@ async fn run_blocking(state: &Arc<AppState>, pending: Pending) -> Result<Respons
             cancel.store(true, Ordering::Relaxed);
             Err(timeout())
         }
+    }
+}
+
+/// A place among the searches running or waiting, then a search slot: at
+/// most `search_slots` run at once and `search_queue` more may wait; beyond
+/// that the answer is 503 at once.
+async fn admit(
+    state: &Arc<AppState>,
+    deadline: tokio::time::Instant,
+) -> Result<(Admission, OwnedSemaphorePermit), ApiError> {
+    let capacity = state.config.search_slots() + state.config.search_queue;
+    let Some(admission) = Admission::try_new(state.clone(), capacity) else {
+        state.metrics.shed.inc();
+        return Err(ApiError::Overloaded);
+    };
+    match tokio::time::timeout_at(deadline, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok((admission, permit)),
+        Ok(Err(closed)) => Err(ApiError::Internal(closed.to_string())),
+        Err(_) => Err(ApiError::Timeout { limit_ms: state.config.request_timeout_ms }),
     }
 }
 
@@ -353,41 +462,40 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
 
 /// The three searches, counted in the metrics, serialized to a JSON response.
 fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Result<Response, ApiError> {
-    let context = answer::Context {
-        book: state.config.book,
-        tables: &state.tables,
-        max_search_ms: state.config.max_search_ms,
-        compare_max_nodes: state.config.compare_max_nodes,
-    };
-    let answer = answer::answer(request, &context, cancel, &mut |_| {})
+    let answer = answer::answer(request, &state.context(), cancel, &mut |_| {})
         .map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
-    let nodes = &state.metrics.nodes;
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
+    count_nodes(state, &answer);
     // A board answer is about 1 KB: start there rather than grow by copies.
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &answer).map_err(|e| ApiError::Internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
 }
 
-/// A place among the searches running or waiting; given back on drop.
-struct Admission<'a>(&'a AtomicUsize);
+/// Positions each algorithm visited, in the metrics.
+fn count_nodes(state: &AppState, answer: &Answer) {
+    let nodes = &state.metrics.nodes;
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
+    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
+}
 
-impl<'a> Admission<'a> {
-    fn try_new(counter: &'a AtomicUsize, capacity: usize) -> Option<Self> {
-        let previous = counter.fetch_add(1, Ordering::AcqRel);
+/// A place among the searches running or waiting; given back on drop.
+struct Admission(Arc<AppState>);
+
+impl Admission {
+    fn try_new(state: Arc<AppState>, capacity: usize) -> Option<Self> {
+        let previous = state.admitted.fetch_add(1, Ordering::AcqRel);
         if previous >= capacity {
-            counter.fetch_sub(1, Ordering::AcqRel);
+            state.admitted.fetch_sub(1, Ordering::AcqRel);
             return None;
         }
-        Some(Admission(counter))
+        Some(Admission(state))
     }
 }
 
-impl Drop for Admission<'_> {
+impl Drop for Admission {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
+        self.0.admitted.fetch_sub(1, Ordering::AcqRel);
     }
 }
 
@@ -407,5 +515,32 @@ mod tests {
         let text = String::from_utf8_lossy(&body);
         assert!(text.contains("\"code\":\"internal\""), "{text}");
         assert!(!text.contains("secret"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn the_overall_time_limit_answers_a_json_503_with_cors_headers_and_a_request_id() {
+        let config = Config {
+            request_timeout_ms: 10,
+            body_read_timeout_ms: 20,
+            cors_origins: "http://app.example".into(),
+            ..Config::default()
+        };
+        let slow = Router::new().route(
+            "/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                "late"
+            }),
+        );
+        let app = with_layers(slow, Arc::new(AppState::new(config)));
+        let request = Request::get("/slow").header(header::ORIGIN, "http://app.example").body(Body::empty()).unwrap();
+        let response = app.oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(response.headers()[header::ACCESS_CONTROL_ALLOW_ORIGIN], "http://app.example");
+        assert!(response.headers().contains_key(&X_REQUEST_ID));
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&body);
+        // The limit named is the one that ran out: body, search and margin.
+        assert!(text.contains("\"code\":\"timeout\"") && text.contains("longer than 530 ms"), "{text}");
     }
 }

@@ -14,8 +14,20 @@ use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-const FIELDS: [&str; 11] =
-    ["board", "tree", "to_move", "maximizing", "max_depth", "tie_break", "seed", "mistake", "game", "moves", "time_ms"];
+const FIELDS: [&str; 12] = [
+    "board",
+    "tree",
+    "to_move",
+    "maximizing",
+    "max_depth",
+    "tie_break",
+    "seed",
+    "mistake",
+    "max_moves",
+    "game",
+    "moves",
+    "time_ms",
+];
 
 /// What to search.
 #[derive(Debug)]
@@ -43,7 +55,12 @@ pub struct SearchRequest {
     pub mistake: f64,
     /// The time the caller allows the search, in milliseconds, if given.
     pub time_ms: Option<u64>,
+    /// Most moves the answer lists.
+    pub max_moves: usize,
 }
+
+/// Moves an answer lists unless the request says otherwise.
+pub const DEFAULT_MAX_MOVES: usize = 1_000;
 
 impl SearchRequest {
     /// An upper bound on the nodes plain minimax will visit, to decide
@@ -68,7 +85,8 @@ impl SearchRequest {
     }
 
     /// Reads a request body (already known to be declared as JSON).
-    pub fn parse(body: &[u8], limits: TreeLimits) -> Result<SearchRequest, ApiError> {
+    /// `max_moves_limit` is the most `max_moves` may ask for.
+    pub fn parse(body: &[u8], limits: TreeLimits, max_moves_limit: usize) -> Result<SearchRequest, ApiError> {
         let text = std::str::from_utf8(body)
             .map_err(|e| ApiError::MalformedJson(format!("the body is not UTF-8 text ({e})")))?;
         // Values are kept as raw text: a deeply nested tree is skipped here
@@ -88,11 +106,12 @@ impl SearchRequest {
         })?;
 
         let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+        let mut seen = [false; FIELDS.len()];
         for (key, value) in &fields.0 {
             let Some(slot) = FIELDS.iter().position(|f| f == key) else {
                 return Err(unknown_field(key));
             };
-            if raw[slot].is_some() {
+            if std::mem::replace(&mut seen[slot], true) {
                 return Err(ApiError::invalid(
                     "invalid_request",
                     key.to_string(),
@@ -104,7 +123,8 @@ impl SearchRequest {
                 raw[slot] = Some(value);
             }
         }
-        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, game, moves, time_ms] = raw;
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves, game, moves, time_ms] =
+            raw;
 
         let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
             .map(|d| match u32::try_from(d) {
@@ -138,6 +158,17 @@ impl SearchRequest {
                 format!("mistake is a probability: a number from 0 to 1, not {mistake}"),
             ));
         }
+        let max_moves = option::<u64>(max_moves, "max_moves", &format!("an integer from 0 to {max_moves_limit}"))?
+            .map(|n| match usize::try_from(n) {
+                Ok(n) if n <= max_moves_limit => Ok(n),
+                _ => Err(ApiError::invalid(
+                    "invalid_option",
+                    "max_moves".to_string(),
+                    format!("max_moves must be an integer from 0 to {max_moves_limit}, this service's most, not {n}"),
+                )),
+            })
+            .transpose()?
+            .unwrap_or(DEFAULT_MAX_MOVES.min(max_moves_limit));
 
         let time_ms = option::<u64>(time_ms, "time_ms", "an integer number of milliseconds from 1 to 3600000")?
             .map(|ms| match ms {
@@ -154,7 +185,7 @@ impl SearchRequest {
             None | Some("tictactoe") => {}
             Some("connect4") => {
                 let game = GameInput::Connect4(parse_connect4(board, moves, tree, to_move, maximizing)?);
-                return Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms });
+                return Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves });
             }
             Some(other) => {
                 return Err(ApiError::invalid(
@@ -210,13 +241,12 @@ impl SearchRequest {
                 }
                 let maximizing = option::<bool>(maximizing, "maximizing", "true or false")?.unwrap_or(true);
                 let tree = Tree::parse(tree.get(), limits).map_err(tree_error)?;
-                if let Some(depth) = max_depth {
-                    tree.check_horizon(depth).map_err(tree_error)?;
-                }
+                // Refuses a depth limit that stops at an inner node without a value.
+                tree.game(maximizing, max_depth).map_err(tree_error)?;
                 GameInput::Tree { tree, maximizing }
             }
         };
-        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms })
+        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves })
     }
 }
 
@@ -283,15 +313,24 @@ fn connect4_error(error: Connect4Error, invalid: &'static str) -> ApiError {
 
 fn parse_board(raw: &RawValue, to_move: Option<Player>) -> Result<Position, ApiError> {
     // Boards are tiny: serde_json's own nesting limit (128) is plenty.
-    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|_| {
-        ApiError::invalid(
-            "invalid_board",
-            "board".to_string(),
-            "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells; this one is nested far too deeply",
-        )
-    })?;
+    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| unreadable_board(raw.get(), &e))?;
     let cells = tictactoe::cells_from_json(&value).map_err(board_error)?;
     Position::new(cells, to_move).map_err(board_error)
+}
+
+/// Valid JSON that still cannot be read as a value: nested past serde_json's
+/// limit, or holding a number beyond the range of a double (such as `1e400`).
+fn unreadable_board(text: &str, error: &serde_json::Error) -> ApiError {
+    const SHAPES: &str = "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells";
+    let text = text.trim_start();
+    let message = if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
+        format!("{SHAPES}, not a number ({})", shorten(text))
+    } else if error.to_string().starts_with("recursion limit exceeded") {
+        format!("{SHAPES}; this one is nested far too deeply")
+    } else {
+        format!("{SHAPES}; this one holds a number that cannot be read ({error})")
+    };
+    ApiError::invalid("invalid_board", "board".to_string(), message)
 }
 
 fn board_error(error: BoardError) -> ApiError {
@@ -311,7 +350,16 @@ fn tree_error(error: TreeError) -> ApiError {
         TreeError::TooDeep { .. } => "tree_too_deep",
         TreeError::MissingValue { .. } => "missing_value",
     };
-    ApiError::invalid(code, error.path().to_string(), error.to_string())
+    let message = match &error {
+        TreeError::TooLarge { path, limit } => {
+            format!("{path}: the tree has more than {limit} nodes, the most this service accepts")
+        }
+        TreeError::TooDeep { path, limit } => {
+            format!("{path}: the tree is deeper than {limit} levels, the most this service accepts")
+        }
+        _ => error.to_string(),
+    };
+    ApiError::invalid(code, error.path().to_string(), message)
 }
 
 fn not_for(field: &str, kind: &str, hint: &str) -> ApiError {
@@ -342,7 +390,7 @@ fn unknown_field(key: &str) -> ApiError {
         .unwrap_or_default();
     ApiError::invalid(
         "unknown_field",
-        key.to_string(),
+        shorten(key),
         format!("unknown field {:?}{suggestion}; the fields are {}", shorten(key), FIELDS.join(", ")),
     )
 }

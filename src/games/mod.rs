@@ -5,6 +5,10 @@ pub mod connect4;
 pub mod tictactoe;
 pub mod tree;
 
+/// The JSON library whose values [`tictactoe::cells_from_json`] reads,
+/// re-exported so callers use the same version.
+pub use serde_json;
+
 /// Caller input quoted in an error message, cut to 40 characters (with an
 /// ellipsis) so a huge value cannot make a huge message.
 pub(crate) fn shorten(text: &str) -> String {

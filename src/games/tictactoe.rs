@@ -109,11 +109,22 @@ fn first_line(stones: u16) -> Option<[u8; 3]> {
 pub enum BoardError {
     /// Not a board at all: wrong size, unknown symbol, wrong type. `field` is
     /// the path of the offending part (`board`, `board[4]`, `board[1][2]`).
-    Invalid { field: String, message: String },
+    Invalid {
+        /// Where: `board`, `board[4]` or `board[1][2]`.
+        field: String,
+        /// What is wrong, for a person.
+        message: String,
+    },
     /// A well-formed board that no game can produce.
-    Impossible { message: String },
+    Impossible {
+        /// Why no game reaches it.
+        message: String,
+    },
     /// `to_move` disagrees with the stone counts.
-    ToMoveContradiction { message: String },
+    ToMoveContradiction {
+        /// How they disagree.
+        message: String,
+    },
 }
 
 impl fmt::Display for BoardError {
@@ -194,6 +205,22 @@ impl Position {
             }
         }
         Ok(Position { x, o, to_move })
+    }
+
+    /// Validates a board written as nine characters (`X`, `O` in either case;
+    /// empty as `.`, ` `, `-` or `_`), row by row; `to_move` as in
+    /// [`Position::new`].
+    ///
+    /// ```
+    /// use bestmove::games::tictactoe::{Player, Position};
+    ///
+    /// let position = Position::parse("XO..X....", None)?;
+    /// assert_eq!(position.to_move(), Player::O);
+    /// assert!(Position::parse("XXXX.....", None).is_err()); // 4 X, 0 O
+    /// # Ok::<(), bestmove::games::tictactoe::BoardError>(())
+    /// ```
+    pub fn parse(board: &str, to_move: Option<Player>) -> Result<Position, BoardError> {
+        Position::new(cells_from_json(&serde_json::Value::String(board.into()))?, to_move)
     }
 
     /// The side to move (or that would move, were the game not over).
@@ -485,7 +512,7 @@ mod tests {
     use super::*;
 
     fn parse(board: &str, to_move: Option<Player>) -> Result<Position, BoardError> {
-        Position::new(cells_from_json(&serde_json::Value::String(board.into()))?, to_move)
+        Position::parse(board, to_move)
     }
 
     #[test]

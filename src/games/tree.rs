@@ -25,6 +25,7 @@ pub struct TreeLimits {
 }
 
 impl Default for TreeLimits {
+    /// The service's defaults: 2,000,000 nodes, 1,000 levels.
     fn default() -> Self {
         TreeLimits { max_nodes: 2_000_000, max_depth: 1_000 }
     }
@@ -35,13 +36,33 @@ impl Default for TreeLimits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TreeError {
     /// Not a valid node: wrong type, empty array, float value, unknown key...
-    Invalid { path: String, message: String },
+    Invalid {
+        /// Where in the tree.
+        path: String,
+        /// What is wrong, for a person.
+        message: String,
+    },
     /// More nodes than [`TreeLimits::max_nodes`].
-    TooLarge { path: String, limit: usize },
+    TooLarge {
+        /// The node that went over the limit.
+        path: String,
+        /// The limit.
+        limit: usize,
+    },
     /// Deeper than [`TreeLimits::max_depth`].
-    TooDeep { path: String, limit: usize },
+    TooDeep {
+        /// The node that went over the limit.
+        path: String,
+        /// The limit.
+        limit: usize,
+    },
     /// A depth limit stops at an inner node that has no `value`.
-    MissingValue { path: String, depth: u32 },
+    MissingValue {
+        /// The first such node, depth first.
+        path: String,
+        /// The depth limit.
+        depth: u32,
+    },
 }
 
 impl TreeError {
@@ -61,10 +82,10 @@ impl fmt::Display for TreeError {
         match self {
             TreeError::Invalid { path, message } => write!(f, "{path}: {message}"),
             TreeError::TooLarge { path, limit } => {
-                write!(f, "{path}: the tree has more than {limit} nodes, the most this service accepts")
+                write!(f, "{path}: the tree has more than {limit} nodes, the limit")
             }
             TreeError::TooDeep { path, limit } => {
-                write!(f, "{path}: the tree is deeper than {limit} levels, the most this service accepts")
+                write!(f, "{path}: the tree is deeper than {limit} levels, the limit")
             }
             TreeError::MissingValue { path, depth } => write!(
                 f,
@@ -75,6 +96,30 @@ impl fmt::Display for TreeError {
 }
 
 impl std::error::Error for TreeError {}
+
+/// Steps kept at each end of a long path.
+const PATH_ENDS: usize = 5;
+
+/// A path from its steps (`[1]`, `.children[0]`, `.value`), such as
+/// `tree[1].children[0]`. A path of more than twice [`PATH_ENDS`] steps
+/// keeps that many at each end with `…` between, so an error deep in a
+/// tree stays short.
+fn join_path(steps: impl Iterator<Item = String>) -> String {
+    let steps: Vec<String> = steps.collect();
+    let mut path = String::from("tree");
+    if steps.len() <= 2 * PATH_ENDS {
+        path.extend(steps);
+    } else {
+        path.extend(steps[..PATH_ENDS].iter().cloned());
+        path.push('…');
+        path.extend(steps[steps.len() - PATH_ENDS..].iter().cloned());
+    }
+    path
+}
+
+/// The longest name, in bytes of UTF-8: the answer repeats the names of
+/// the root's children, and must stay small.
+pub const MAX_NAME_BYTES: usize = 128;
 
 const NO_NAME: u32 = u32::MAX;
 
@@ -131,6 +176,11 @@ impl Tree {
         self.children(self.root).map(|child| self.name(child)).collect()
     }
 
+    /// The name of the root's child `index`, if it has one.
+    pub fn root_child_name(&self, index: usize) -> Option<&str> {
+        self.children(self.root).nth(index).and_then(|child| self.name(child))
+    }
+
     fn name(&self, node: u32) -> Option<&str> {
         let name = self.nodes[node as usize].name;
         (name != NO_NAME).then(|| self.names[name as usize].as_str())
@@ -141,16 +191,41 @@ impl Tree {
         self.kids[n.first as usize..(n.first + n.len) as usize].iter().copied()
     }
 
-    /// The game from the root, the root maximizing the leaf values unless
+    /// The game from the root, to be searched to `max_depth` plies (`None`:
+    /// to the leaves). The root maximizes the leaf values unless
     /// `maximizing` is false.
-    pub fn game(&self, maximizing: bool) -> TreeGame<'_> {
-        TreeGame { tree: self, node: self.root, sign: if maximizing { 1 } else { -1 } }
+    ///
+    /// A search cut at `max_depth` scores the inner nodes where it stops by
+    /// their `value`, so each inner node exactly `max_depth` edges below the
+    /// root needs one: the first that has none is a
+    /// [`TreeError::MissingValue`]. Search the game with the same depth
+    /// limit, [`TreeGame::max_depth`]: under another, a node without a value
+    /// counts as 0.
+    ///
+    /// ```
+    /// use bestmove::games::tree::{Tree, TreeError, TreeLimits};
+    /// use bestmove::search::{minimax, Limits};
+    ///
+    /// let tree = Tree::parse(r#"[{"value": 3, "children": [1, 5]}, [0, 9]]"#, TreeLimits::default())?;
+    /// // Cut after one ply, the second child has no value to be scored by.
+    /// assert!(matches!(tree.game(true, Some(1)), Err(TreeError::MissingValue { .. })));
+    /// // To the leaves: the first child is worth min(1, 5) = 1, the second min(0, 9) = 0.
+    /// let game = tree.game(true, None)?;
+    /// let result = minimax(&game, Limits { max_depth: game.max_depth(), ..Limits::default() })?;
+    /// assert_eq!((result.best_move, result.score.value()), (Some(0), 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn game(&self, maximizing: bool, max_depth: Option<u32>) -> Result<TreeGame<'_>, TreeError> {
+        if let Some(depth) = max_depth {
+            self.check_horizon(depth)?;
+        }
+        Ok(TreeGame { tree: self, node: self.root, sign: if maximizing { 1 } else { -1 }, max_depth })
     }
 
     /// Checks that a search limited to `max_depth` plies can score every
     /// position where it stops: each inner node exactly `max_depth` edges
     /// below the root needs a `value`.
-    pub fn check_horizon(&self, max_depth: u32) -> Result<(), TreeError> {
+    fn check_horizon(&self, max_depth: u32) -> Result<(), TreeError> {
         // Depth-first with an explicit stack of (node, depth, parent, index
         // in the parent); `path` holds the (parent, index) steps to the node.
         let mut stack = vec![(self.root, 0u32, self.root, 0u32)];
@@ -178,24 +253,35 @@ impl Tree {
     }
 
     fn render_path(&self, steps: &[(u32, u32)]) -> String {
-        let mut path = String::from("tree");
-        for &(parent, index) in steps {
+        join_path(steps.iter().map(|&(parent, index)| {
             if self.nodes[parent as usize].object {
-                path.push_str(".children");
+                format!(".children[{index}]")
+            } else {
+                format!("[{index}]")
             }
-            path.push_str(&format!("[{index}]"));
-        }
-        path
+        }))
     }
 }
 
-/// A position in a [`Tree`]: a node, and whose turn it is there.
+/// A position in a [`Tree`]: a node, and whose turn it is there. Made by
+/// [`Tree::game`], which checks that a search to its depth limit can score
+/// every node where it stops.
 #[derive(Clone, Copy, Debug)]
 pub struct TreeGame<'a> {
     tree: &'a Tree,
     node: u32,
     /// +1 where the side to move maximizes the leaf values, -1 where it minimizes.
     sign: i64,
+    /// The depth limit the tree was checked for, counted from the root.
+    max_depth: Option<u32>,
+}
+
+impl TreeGame<'_> {
+    /// The depth limit this game was made for: give it to the search as
+    /// [`Limits::max_depth`](crate::search::Limits::max_depth).
+    pub fn max_depth(&self) -> Option<u32> {
+        self.max_depth
+    }
 }
 
 impl Game for TreeGame<'_> {
@@ -216,10 +302,13 @@ impl Game for TreeGame<'_> {
     #[inline(always)]
     fn play(&self, mv: u32) -> Self {
         let node = &self.tree.nodes[self.node as usize];
-        TreeGame { tree: self.tree, node: self.tree.kids[(node.first + mv) as usize], sign: -self.sign }
+        TreeGame { node: self.tree.kids[(node.first + mv) as usize], sign: -self.sign, ..*self }
     }
 
-    /// The node's own `value`; [`Tree::check_horizon`] makes sure it has one.
+    /// The node's own `value`. [`Tree::game`] makes sure that every node a
+    /// search to [`TreeGame::max_depth`] stops at has one. A search cut
+    /// shallower or deeper (such as a shallow iteration used only to order
+    /// moves) may stop at a node without one, which then counts as 0.
     fn evaluate(&self) -> i64 {
         self.sign * self.tree.nodes[self.node as usize].value
     }
@@ -499,6 +588,12 @@ impl<'a> Parser<'a> {
                     return Err(self.invalid(&format!("a name is a string, not {found}")));
                 }
                 let name = self.string()?;
+                if name.len() > MAX_NAME_BYTES {
+                    return Err(self.invalid(&format!(
+                        "a name is at most {MAX_NAME_BYTES} bytes of UTF-8; this one has {}",
+                        name.len()
+                    )));
+                }
                 if let Some(Frame::Object(object)) = self.stack.last_mut() {
                     object.name = Some(name);
                 }
@@ -605,20 +700,13 @@ impl<'a> Parser<'a> {
 
     /// The path of the value being read, such as `tree[1].children[0]`.
     fn path(&self) -> String {
-        let mut path = String::from("tree");
-        for frame in &self.stack {
-            match frame {
-                Frame::Array { index, .. } => path.push_str(&format!("[{index}]")),
-                Frame::Object(object) => match (object.reading_children, object.key) {
-                    (Some((_, index)), _) => path.push_str(&format!(".children[{index}]")),
-                    (None, Some(key)) => {
-                        path.push('.');
-                        path.push_str(key);
-                    }
-                    (None, None) => {}
-                },
-            }
-        }
-        path
+        join_path(self.stack.iter().filter_map(|frame| match frame {
+            Frame::Array { index, .. } => Some(format!("[{index}]")),
+            Frame::Object(object) => match (object.reading_children, object.key) {
+                (Some((_, index)), _) => Some(format!(".children[{index}]")),
+                (None, Some(key)) => Some(format!(".{key}")),
+                (None, None) => None,
+            },
+        }))
     }
 }

@@ -2,7 +2,10 @@
 
 use super::RootMove;
 
-/// How to choose among equally good moves: same score and same plies to the end.
+/// How to choose among equally good moves: moves of the same [`Score`](super::Score).
+/// A win is better the sooner it comes and a loss the later, so among wins
+/// (or losses) only those ending at the same ply are equal; every move worth
+/// zero is as good as any other, however long its line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TieBreak {
     /// The first in move order: deterministic.
@@ -48,8 +51,13 @@ pub fn choose<M: Copy>(
     let mv = match tie_break {
         TieBreak::First => best.mv,
         TieBreak::Random => {
-            let equal: Vec<_> = root_moves.iter().filter(|m| m.score == best.score && m.plies == best.plies).collect();
-            equal[rng.usize(..equal.len())].mv
+            // The score already tells wins and losses apart by ply, and not
+            // draws: equal scores are exactly the equally good moves. Counted
+            // and then walked again, so a root with millions of moves costs
+            // no extra memory.
+            let equal = || root_moves.iter().filter(|m| m.score == best.score);
+            let pick = rng.usize(..equal().count());
+            equal().nth(pick).map_or(best.mv, |m| m.mv)
         }
     };
     Some(Choice { mv, random_move: false })

@@ -162,6 +162,8 @@ struct Engine<'a, G: Game, S> {
     /// Every score a line can end with, ascending, for bisection.
     candidates: Vec<S>,
     root_best: Option<G::Move>,
+    /// The root move of the last search that reached its bound.
+    proven_best: Option<G::Move>,
     /// The depth the caller asked for: the ply of the last iteration.
     target: u32,
 }
@@ -206,6 +208,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             range,
             candidates,
             root_best: None,
+            proven_best: None,
             target: limits.max_depth.map_or(u32::MAX, |d| d.max(1)),
         }
     }
@@ -251,7 +254,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let Some((score, complete)) = self.iteration(root, limit, guess) else {
                 break;
             };
-            let line = self.line(root, score, limit);
+            let line = self.line(root, score, limit, self.proven_best);
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
@@ -302,10 +305,21 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         self.limit = limit;
         let cuts = self.cuts;
         self.root_best = None;
+        self.proven_best = None;
         let score = if self.candidates.is_empty() {
-            self.node(root, 0, -S::INFINITY, S::INFINITY)
+            let score = self.node(root, 0, -S::INFINITY, S::INFINITY);
+            self.proven_best = self.root_best;
+            score
         } else {
-            self.bisect(guess, |engine, t| engine.node(root, 0, t.below(), t))
+            self.bisect(guess, |engine, t| {
+                let r = engine.node(root, 0, t.below(), t);
+                // A move that reached `t` is a best move so far; a search
+                // that failed low proves nothing about its moves.
+                if r >= t {
+                    engine.proven_best = engine.root_best;
+                }
+                r
+            })
         };
         (self.stop == Stop::Running).then_some((score, self.cuts == cuts))
     }
@@ -361,6 +375,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         });
         let mut solved = 0;
         self.deadline_active = true;
+        let ranked = rank.clone();
         for i in rank {
             let mv = moves[i].mv;
             let child = root.play(mv);
@@ -393,7 +408,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let exact = moves.iter().all(|m| m.exact);
             self.stop = Stop::Running;
             self.deadline_active = false;
-            let line = self.line(root, from_score::<S>(best), target);
+            let line = self.line(root, from_score::<S>(best), target, None);
             result.score = best;
             result.exact = exact;
             result.depth = target;
@@ -402,16 +417,21 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             result.principal_variation = line;
         } else {
             result.exact = false;
-            // A proven win, or a move proven better than the iteration's
-            // choice, beats the iteration's guess.
+            // Moves proven at least a draw beat the iteration's guess, which
+            // may be only "nothing forced within its depth"; a guess proven
+            // to lose gives way to a move not yet proven anything.
             let best_solved = moves.iter().filter(|m| m.score.is_some()).max_by_key(|m| m.score);
             let chosen = moves.iter().find(|m| Some(m.mv) == result.best_move).and_then(|m| m.score);
-            if let Some(best) = best_solved {
-                let best_score = best.score.expect("filtered");
-                if best_score > Score::new(0, 0) || chosen.is_some_and(|c| c < best_score) {
-                    result.best_move = Some(best.mv);
-                    result.principal_variation = vec![best.mv];
+            let better = match best_solved {
+                Some(best) if best.score >= Some(Score::new(0, 0)) && chosen < best.score => Some(best.mv),
+                _ if chosen.is_some_and(|c| c < Score::new(0, 0)) => {
+                    ranked.iter().map(|&i| &moves[i]).find(|m| m.score.is_none()).map(|m| m.mv)
                 }
+                _ => None,
+            };
+            if let Some(mv) = better {
+                result.best_move = Some(mv);
+                result.principal_variation = vec![mv];
             }
         }
         result.root_moves = moves;
@@ -419,8 +439,9 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
 
     /// The principal variation of a position whose score at `limit` is
     /// `score`: at each step, the first move in the game's order that keeps
-    /// the score, proved by one null-window test per move tried.
-    fn line(&mut self, root: &G, score: S, limit: u32) -> Vec<G::Move> {
+    /// the score, proved by one null-window test per move tried; at the
+    /// root, `first` is tried before the others.
+    fn line(&mut self, root: &G, score: S, limit: u32, first: Option<G::Move>) -> Vec<G::Move> {
         let saved = self.limit;
         self.limit = limit;
         let mut line = Vec::new();
@@ -429,7 +450,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         let mut ply = 0;
         while position.outcome().is_none() && ply < limit && line.len() < MAX_LINE && self.stop == Stop::Running {
             let mut next = None;
-            for mv in position.moves() {
+            let preferred = first.filter(|_| ply == 0);
+            for mv in preferred.into_iter().chain(position.moves().filter(|&mv| Some(mv) != preferred)) {
                 let child = position.play(mv);
                 let keeps = match child.outcome() {
                     Some(value) => -S::new(value, ply + 1) >= target,
@@ -526,14 +548,15 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
             (Tactics::Lost | Tactics::Safe, _) if left < 2 => {
                 // Pruning by the opponent's reply is exact only when that
-                // reply is searched: take every move.
-                moves.clear();
-                moves.extend(pos.moves().map(|mv| (mv, 0)));
+                // reply is searched: take every move, the safe ones first.
+                let safe = moves.len();
+                for mv in pos.moves() {
+                    if !moves[..safe].iter().any(|&(m, _)| m == mv) {
+                        moves.push((mv, i32::MIN / 2));
+                    }
+                }
             }
-            (Tactics::Lost, _) => {
-                moves.clear();
-                moves.extend(pos.moves().map(|mv| (mv, 0)));
-            }
+            (Tactics::Lost, _) => moves.extend(pos.moves().map(|mv| (mv, 0))),
             (Tactics::Safe, Some((low, high))) => {
                 // No win at once: the soonest is two plies on. And after a
                 // safe move, no loss at once.

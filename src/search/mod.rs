@@ -15,6 +15,9 @@ mod table;
 
 pub use choose::{choose, Choice, TieBreak};
 pub use engine::{engine, EngineMove, EngineOptions, EngineResult, Progress};
+/// The random number generator [`choose`] takes, re-exported so callers
+/// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
+pub use fastrand;
 use lines::Lines;
 pub use score::Score;
 use score::{Packed, SmallScore};
@@ -182,6 +185,14 @@ pub struct SearchResult<M> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cancelled;
 
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the search was cancelled")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
 /// Plain minimax (negamax form): visits every position in the game tree below
 /// the root (down to the depth limit) and returns the exact score of every
 /// root move.
@@ -324,7 +335,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
                 Some(value) => (-S::new(value, ply as u32 + 1), true),
                 None => (-self.node::<G, S, PRUNE, false>(&child, ply + 1, -beta, -alpha), false),
             };
-            if ROOT {
+            if ROOT && !PRUNE {
                 let plies = if leaf { 1 } else { self.lines.len(ply + 1) as u32 + 1 };
                 self.root_moves.push(RootMove { mv, score: score.score(), plies });
             }

@@ -91,6 +91,32 @@ async fn mistakes_and_a_depth_limit_are_reported() {
 }
 
 #[tokio::test]
+async fn a_mistake_leaves_score_and_line_on_best_play_and_gives_the_played_moves_own_score() {
+    // X wins at once at 2; blocking at 5 draws; anything else lets O win at 5.
+    let mut worse = 0;
+    for seed in 0..16 {
+        let a = ok(json!({"board": "XX.OO....", "mistake": 1.0, "seed": seed})).await;
+        assert_eq!(a["random_move"], true, "{a}");
+        assert_eq!((&a["score"], &a["plies_to_end"]), (&json!(1), &json!(1)), "best play, whatever was played: {a}");
+        assert_eq!(a["principal_variation"], json!([2]), "{a}");
+        let played = a["moves"].as_array().unwrap().iter().find(|m| m["move"] == a["best_move"]).unwrap();
+        assert_eq!(a["best_move_score"], played["score"], "{a}");
+        if a["best_move"] != 2 {
+            assert!(a["best_move_score"].as_i64().unwrap() < 1, "{a}");
+            worse += 1;
+        }
+    }
+    assert!(worse > 0, "sixteen seeds never played a worse move");
+    let best = ok(json!({"board": "XX.OO...."})).await;
+    assert_eq!((&best["best_move"], &best["best_move_score"]), (&json!(2), &json!(1)));
+    let over = ok(json!({"board": "XXXOO...."})).await;
+    assert_eq!(over["best_move_score"], Value::Null);
+    // Trees: in the tree's own units, a minimizing root included.
+    let tree = ok(json!({"tree": [[1, -1], [0, 1]], "maximizing": false})).await;
+    assert_eq!((&tree["best_move"], &tree["best_move_score"], &tree["score"]), (&json!(0), &json!(1), &json!(1)));
+}
+
+#[tokio::test]
 async fn a_finished_board_is_a_normal_answer_with_no_move() {
     let won = ok(json!({"board": "XXXOO...."})).await;
     assert_eq!(won["best_move"], Value::Null);

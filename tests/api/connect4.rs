@@ -51,7 +51,7 @@ async fn tictactoe_is_the_default_game_and_can_be_named() {
     assert_eq!(default.status, StatusCode::OK, "{}", default.text());
     assert_eq!(named.status, StatusCode::OK, "{}", named.text());
     let strip = |mut answer: Value| {
-        for report in ["minimax", "alphabeta"] {
+        for report in ["minimax", "alphabeta", "engine"] {
             answer[report]["elapsed_us"] = Value::Null;
         }
         answer

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
+use axum::response::IntoResponse;
 use http_body_util::BodyExt;
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::{json, Value};
@@ -329,11 +330,27 @@ fn the_request_schema_describes_connect4_requests() {
 
 #[tokio::test]
 async fn every_documented_board_example_answers_with_a_response_matching_the_spec() {
-    let examples: Vec<_> = request_examples().into_iter().filter(|(_, body)| body.get("board").is_some()).collect();
+    let examples: Vec<_> = request_examples()
+        .into_iter()
+        .filter(|(_, body)| body.get("board").is_some() && body.get("game").is_none())
+        .collect();
     assert!(examples.len() >= 3, "the spec documents too few board examples");
     for (name, body) in examples {
         let answer = answer_to_example(&name, &body).await;
         assert_eq!(answer["kind"], "board", "example `{name}`: {answer}");
+    }
+}
+
+#[tokio::test]
+async fn every_documented_connect4_example_answers_with_a_response_matching_the_spec() {
+    let examples: Vec<_> =
+        request_examples().into_iter().filter(|(_, body)| body.get("game") == Some(&json!("connect4"))).collect();
+    assert!(examples.len() >= 3, "the spec documents too few Connect Four examples");
+    for (name, body) in examples {
+        let answer = answer_to_example(&name, &body).await;
+        assert_eq!(answer["kind"], "connect4", "example `{name}`: {answer}");
+        let columns: Vec<&Value> = answer["moves"].as_array().unwrap().iter().map(|m| &m["move"]).collect();
+        assert!(columns.contains(&&answer["best_move"]), "example `{name}`: {answer}");
     }
 }
 
@@ -442,6 +459,12 @@ async fn a_method_a_path_does_not_serve_is_a_405_with_an_allow_header_matching_t
         let what = format!("{method} {path}");
         let response = helpers::send(method, path, None, Body::empty()).await;
         assert_eq!(response.status, StatusCode::METHOD_NOT_ALLOWED, "{what}: {}", response.text());
+        // Documented under the methods the path does serve.
+        let served = at(&format!("/paths/{}", escape(path))).as_object().expect("a path item");
+        assert!(
+            served.values().all(|operation| operation.pointer("/responses/405").is_some()),
+            "{what}: openapi.yaml does not document the 405 for {path}"
+        );
         let body = assert_conforms(&response, "/components/responses/MethodNotAllowed", &what);
         assert_eq!(body["error"]["code"], "method_not_allowed", "{what}");
         let allow = response.header("allow").unwrap_or_default();
@@ -462,6 +485,18 @@ async fn a_body_over_the_size_limit_is_a_413_matching_the_spec() {
     body.push_str("]}");
     let response = helpers::post_best_move_raw(body).await;
     assert_refused(response, StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large", "a body of 16 MiB + a few bytes");
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_arrive_in_time_is_a_408_matching_the_spec() {
+    let app = bestmove::api::app(bestmove::config::Config { body_read_timeout_ms: 20, ..Default::default() });
+    let request = Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_LENGTH, "30")
+        .body(crate::limits::stalled_body(r#"{"board":"#))
+        .unwrap();
+    let response = crate::limits::send_to(&app, request).await;
+    assert_refused(response, StatusCode::REQUEST_TIMEOUT, "body_timeout", "9 bytes of a 30-byte body, then nothing");
 }
 
 #[tokio::test]
@@ -624,4 +659,159 @@ async fn every_response_carries_a_request_id_and_echoes_the_clients_own() {
         // Drain the body so the response is complete.
         let _ = response.into_body().collect().await;
     }
+}
+
+// ------------------------------------------------- the error examples are real
+
+/// The body an example's `x-request` describes: `<<TEXT*N>>` stands for
+/// TEXT repeated N times, so a large body fits on one line of the spec.
+fn expand_body(template: &str) -> String {
+    let mut body = String::new();
+    let mut rest = template;
+    while let Some(start) = rest.find("<<") {
+        body.push_str(&rest[..start]);
+        let end = rest[start..].find(">>").map(|e| start + e).expect("an unclosed <<...>> in an x-request body");
+        let inner = &rest[start + 2..end];
+        let (text, count) = inner.rsplit_once('*').expect("<<TEXT*N>> in an x-request body");
+        body.push_str(&text.repeat(count.parse().expect("N in <<TEXT*N>> is a count")));
+        rest = &rest[end + 2..];
+    }
+    body.push_str(rest);
+    body
+}
+
+/// The default configuration with an example's `config` applied.
+fn config_for(overrides: Option<&Value>) -> bestmove::config::Config {
+    let mut config = bestmove::config::Config::default();
+    for (key, value) in overrides.and_then(Value::as_object).into_iter().flatten() {
+        let number = value.as_u64().unwrap_or_else(|| panic!("config {key}: {value} is not a count"));
+        match key.as_str() {
+            "max_body_bytes" => config.max_body_bytes = number as usize,
+            "max_tree_nodes" => config.max_tree_nodes = number as usize,
+            "max_tree_depth" => config.max_tree_depth = number as usize,
+            "request_timeout_ms" => config.request_timeout_ms = number,
+            "body_read_timeout_ms" => config.body_read_timeout_ms = number,
+            "max_concurrent_searches" => config.max_concurrent_searches = Some(number as usize),
+            "search_queue" => config.search_queue = number as usize,
+            other => panic!("an x-request config names an unknown setting {other}"),
+        }
+    }
+    config
+}
+
+/// The status under which the paths use a response object of
+/// `components/responses`. `NotFound` is used by none: it answers every
+/// path that is not listed.
+fn status_of_component(name: &str) -> StatusCode {
+    let reference = format!("#/components/responses/{name}");
+    let mut statuses = std::collections::BTreeSet::new();
+    for item in at("/paths").as_object().expect("paths").values() {
+        for operation in item.as_object().expect("a path item").values() {
+            for (status, response) in operation["responses"].as_object().expect("responses") {
+                if response.get("$ref").and_then(Value::as_str) == Some(reference.as_str()) {
+                    statuses.insert(status.clone());
+                }
+            }
+        }
+    }
+    if name == "NotFound" {
+        assert!(statuses.is_empty(), "NotFound is now used by a path: {statuses:?}");
+        return StatusCode::NOT_FOUND;
+    }
+    assert_eq!(statuses.len(), 1, "{reference} is used under {statuses:?}, not one status");
+    let status = statuses.pop_first().expect("one status");
+    StatusCode::from_u16(status.parse().expect("a numeric status")).expect("a valid status")
+}
+
+/// A body stream that yields its bytes, then waits forever.
+struct Stalled(Option<String>);
+
+impl futures_core::Stream for Stalled {
+    type Item = Result<String, std::io::Error>;
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.0.take() {
+            Some(bytes) => std::task::Poll::Ready(Some(Ok(bytes))),
+            None => std::task::Poll::Pending,
+        }
+    }
+}
+
+/// Sends an example's request through a router with its configuration,
+/// `concurrent` times at once, and returns every response.
+async fn send_example_request(request: &Value) -> Vec<TestResponse> {
+    let app = bestmove::api::app(config_for(request.get("config")));
+    let method =
+        Method::from_bytes(request["method"].as_str().expect("x-request method").as_bytes()).expect("a method");
+    let path = request["path"].as_str().expect("x-request path").to_owned();
+    let body = request.get("body").and_then(Value::as_str).map(expand_body).unwrap_or_default();
+    let content_type = request.get("content_type").and_then(Value::as_str).map(str::to_owned);
+    let copies = request.get("concurrent").and_then(Value::as_u64).unwrap_or(1);
+    // `stalled_body: N`: the body is declared N bytes longer than what is
+    // sent, and the rest never comes.
+    let stalled = request.get("stalled_body").and_then(Value::as_u64);
+    let mut tasks = Vec::new();
+    for _ in 0..copies {
+        let mut builder = Request::builder().method(method.clone()).uri(path.as_str());
+        if let Some(content_type) = &content_type {
+            builder = builder.header(header::CONTENT_TYPE, content_type.as_str());
+        }
+        let request = match stalled {
+            Some(missing) => builder
+                .header(header::CONTENT_LENGTH, body.len() as u64 + missing)
+                .body(Body::from_stream(Stalled(Some(body.clone()))))
+                .expect("a valid request"),
+            None => builder.body(Body::from(body.clone())).expect("a valid request"),
+        };
+        let app = app.clone();
+        tasks.push(tokio::spawn(async move {
+            let response = app.oneshot(request).await.expect("the router is infallible");
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = response.into_body().collect().await.expect("a readable body").to_bytes().to_vec();
+            TestResponse { status, headers, body }
+        }));
+    }
+    let mut responses = Vec::new();
+    for task in tasks {
+        responses.push(task.await.expect("the request task finished"));
+    }
+    responses
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_example_in_the_spec_is_the_real_answer_to_its_request() {
+    let mut checked = 0;
+    for (name, response) in at("/components/responses").as_object().expect("responses") {
+        let status = status_of_component(name);
+        let examples = response.pointer("/content/application~1json/examples").and_then(Value::as_object);
+        for (example_name, example) in examples.into_iter().flatten() {
+            let what = format!("example `{example_name}` of {name}");
+            let Some(request) = example.get("x-request") else {
+                // No request is known to cause a 500: compare with what the
+                // server sends when a bug does.
+                assert_eq!(example["value"]["error"]["code"], "internal", "{what} has no x-request");
+                let answer = bestmove::api::ApiError::Internal("a bug".into()).into_response();
+                let answer = TestResponse {
+                    status: answer.status(),
+                    headers: answer.headers().clone(),
+                    body: answer.into_body().collect().await.expect("a body").to_bytes().to_vec(),
+                };
+                assert_eq!((answer.status, answer.json()), (status, example["value"].clone()), "{what}");
+                checked += 1;
+                continue;
+            };
+            let responses = send_example_request(request).await;
+            let matching = responses.iter().find(|r| r.status == status && r.json() == example["value"]);
+            let Some(matching) = matching else {
+                let got: Vec<String> = responses.iter().map(|r| format!("{} {}", r.status, r.text())).collect();
+                panic!("{what}: documented as {status} {}, the server answered {got:?}", example["value"]);
+            };
+            assert_conforms(matching, &format!("/components/responses/{}", escape(name)), &what);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} error examples found");
 }

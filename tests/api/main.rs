@@ -1,8 +1,13 @@
 //! HTTP tests through the router, no socket: one binary, with shared helpers.
+//! They need the `server` feature (the default); without it this binary is empty.
+
+#![cfg(feature = "server")]
 
 mod best_move;
 mod connect4;
 mod contract;
 mod helpers;
+mod limits;
 mod robustness;
 mod service;
+mod stream;

@@ -149,8 +149,14 @@ async fn beyond_the_search_limit_and_queue_requests_get_503_with_retry_after_at_
 
 #[tokio::test]
 async fn a_search_that_outlives_the_timeout_is_abandoned_with_a_json_503() {
-    let config = Config { request_timeout_ms: 1, ..Config::default() };
-    let response = bestmove::api::app(config).oneshot(empty_board_request()).await.unwrap();
+    // An early Connect Four position without the book: the engine would use
+    // its whole 5 s budget.
+    let config = Config { request_timeout_ms: 50, ..Config::default() };
+    let request = Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(r#"{"game": "connect4", "moves": "4", "time_ms": 5000}"#))
+        .unwrap();
+    let response = bestmove::api::app(config).oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
     let body = response.into_body().collect().await.unwrap().to_bytes();
     let error: serde_json::Value = serde_json::from_slice(&body).unwrap();

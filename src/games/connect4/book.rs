@@ -68,7 +68,7 @@ impl Book {
     /// Reads a book from its bytes, checking that they are whole records
     /// sorted by position code.
     pub fn from_bytes(bytes: &[u8]) -> Result<Book, BookError> {
-        if bytes.is_empty() || bytes.len() % RECORD != 0 {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(RECORD) {
             return Err(BookError::Format(format!(
                 "{} bytes is not a whole number of {RECORD}-byte records",
                 bytes.len()
@@ -160,9 +160,10 @@ mod tests {
 
     #[test]
     fn a_code_reads_columns_bottom_up_with_a_zero_after_each() {
-        // Column 0 holds O at the bottom and X above it; the rest is empty.
+        // Column 0 holds O at the bottom and X above it; the rest is empty:
+        // 11 (O), 10 (X), then a 0 for each of the 7 columns and the pad.
         let (x, mask) = (0b10, 0b11);
-        let expected = 0b11_10_0_0_0_0_0_0_0_0u64 << (32 - 12);
+        let expected = 0b1110_0000_0000_u64 << (32 - 12);
         assert_eq!(code(x, mask), expected as u32 as i32);
     }
 

@@ -144,9 +144,19 @@ impl Status {
 pub enum Connect4Error {
     /// Not a position at all, or a move that cannot be played: `field` is
     /// the path of the offending part (`moves[5]`, `board[2][3]`).
-    Invalid { field: String, message: String },
+    Invalid {
+        /// Where in the request.
+        field: String,
+        /// What is wrong, for a person.
+        message: String,
+    },
     /// A well-formed board that no game can produce.
-    Impossible { field: String, message: String },
+    Impossible {
+        /// Where in the request.
+        field: String,
+        /// Why no game produces it.
+        message: String,
+    },
 }
 
 impl fmt::Display for Connect4Error {

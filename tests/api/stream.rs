@@ -1,0 +1,142 @@
+//! `POST /best-move` with `Accept: text/event-stream`: progress while the
+//! engine deepens, then the plain answer, as Server-Sent Events.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{header, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+use bestmove::api::AppState;
+use bestmove::config::Config;
+
+fn streaming(body: &Value) -> Request<Body> {
+    Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "text/event-stream")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// The events of a whole stream, as (name, data) pairs.
+fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let mut name = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(rest) = line.strip_prefix("event: ") {
+                    name = rest.to_string();
+                } else if let Some(rest) = line.strip_prefix("data: ") {
+                    data.push_str(rest);
+                }
+            }
+            (name, serde_json::from_str(&data).unwrap_or_else(|e| panic!("event data is JSON ({e}): {data}")))
+        })
+        .collect()
+}
+
+/// An answer with its timings blanked, to compare two runs.
+fn untimed(mut answer: Value) -> Value {
+    for report in ["minimax", "alphabeta", "engine"] {
+        answer[report]["elapsed_us"] = Value::Null;
+    }
+    answer
+}
+
+#[tokio::test]
+async fn a_stream_reports_iterations_then_ends_with_exactly_the_plain_answer() {
+    // A Connect Four position the engine solves exactly, after deepening.
+    let body = json!({"game": "connect4", "moves": "4453445533", "seed": 3, "max_depth": 9});
+    let app = bestmove::api::app(Config::default());
+    let response = app.clone().oneshot(streaming(&body)).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let events = events(&text);
+    let (last, progress) = events.split_last().expect("at least the answer");
+    assert!(progress.len() >= 2, "deepening to 9 plies reports its iterations: {text}");
+    let mut depth = 0;
+    for (name, data) in progress {
+        assert_eq!(name, "progress");
+        let d = data["depth"].as_u64().unwrap();
+        assert!(d > depth, "iterations deepen: {text}");
+        depth = d;
+        for field in ["best_move", "score", "exact", "principal_variation", "nodes", "elapsed_us"] {
+            assert!(data.get(field).is_some(), "{field} in {data}");
+        }
+    }
+    assert_eq!(last.0, "answer");
+    let plain = app
+        .oneshot(
+            Request::post("/best-move")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let plain: Value = serde_json::from_slice(&plain.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(untimed(last.1.clone()), untimed(plain));
+}
+
+#[tokio::test]
+async fn a_search_finished_in_its_first_iteration_sends_just_the_answer() {
+    let app = bestmove::api::app(Config::default());
+    let response = app.oneshot(streaming(&json!({"board": "XX.OO....", "seed": 1}))).await.unwrap();
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let events = events(&text);
+    assert_eq!(events.len(), 1, "{text}");
+    assert_eq!(events[0].0, "answer");
+    assert_eq!(events[0].1["best_move"], 2);
+}
+
+#[tokio::test]
+async fn a_bad_request_gets_the_usual_json_error_not_a_stream() {
+    let app = bestmove::api::app(Config::default());
+    let response = app.oneshot(streaming(&json!({"game": "connect4", "moves": "8"}))).await.unwrap();
+    assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "application/json");
+    let body: Value = serde_json::from_slice(&response.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(body["error"]["code"], "invalid_moves");
+}
+
+#[tokio::test]
+async fn the_request_timeout_ends_a_stream_with_an_error_event() {
+    let config = Config { request_timeout_ms: 200, ..Config::default() };
+    let app = bestmove::api::app(config);
+    let response = app.oneshot(streaming(&json!({"game": "connect4", "moves": "4", "time_ms": 5000}))).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let (name, data) = events(&text).pop().expect("a last event");
+    assert_eq!(name, "error", "{text}");
+    assert_eq!(data["error"]["code"], "timeout");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_goes_away_cancels_its_search_and_frees_the_slot() {
+    let config = Config { max_concurrent_searches: Some(1), ..Config::default() };
+    let state = Arc::new(AppState::new(config));
+    let app = bestmove::api::router(state.clone());
+    // Without the book, the engine would use all of its 5 s budget.
+    let response = app.oneshot(streaming(&json!({"game": "connect4", "moves": "4", "time_ms": 5000}))).await.unwrap();
+    let mut body = response.into_body();
+    let first = body.frame().await.expect("a first event").expect("readable");
+    assert!(first.data_ref().is_some_and(|d| d.starts_with(b"event: progress")));
+    assert_eq!(state.metrics.searches_in_flight.get(), 1);
+    drop(body);
+    // The search stops within a few thousand positions: poll for it, for at
+    // most a second, far below the 5 s it would otherwise run.
+    let mut freed = false;
+    for _ in 0..100 {
+        if state.metrics.searches_in_flight.get() == 0 {
+            freed = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert!(freed, "the search still runs after its client left");
+}
