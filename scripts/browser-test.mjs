@@ -239,10 +239,15 @@ async function connectFour(page) {
   check('the last move is marked', last === 1, `${last} pieces`);
   check('move list is in digit notation', /^[1-7]+$/.test(played) && played.length === Number(await page.$eval('#c4-board', (b) => b.dataset.moves)), played);
 
+  // The screenshot shows the whole game card, the progress panel included.
   mkdirSync(path.dirname(SCREENSHOT_C4), { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.mouse.move(0, 0);
+  const viewport = page.viewportSize();
+  const cardBottom = await page.$eval('section.card', (c) => c.getBoundingClientRect().bottom + window.scrollY);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(cardBottom) + 24) });
   await page.screenshot({ path: SCREENSHOT_C4, animations: 'disabled' });
+  await page.setViewportSize(viewport);
   console.log(`screenshot saved to ${SCREENSHOT_C4}`);
 
   // --- undo takes the position back to the human's turn ---

@@ -4,7 +4,8 @@
 # a tic-tac-toe game, a game tree, and a whole Connect Four game with the
 # search's progress streamed to the page. Saves docs/screenshot.png and
 # docs/screenshot-connect4.png.
-# With BASE_URL set, tests the server already running there instead.
+# With BASE_URL set, tests the server already running there instead; the
+# server started here takes its settings, OPENING_BOOK among them, from the environment.
 # Needs root (or an existing /usr/bin/chromium) and access to the Debian and npm registries.
 set -euo pipefail
 
