@@ -1,14 +1,16 @@
-//! Speed of the search core and of tree parsing.
+//! Speed of the search core, of tree parsing and of the Connect Four engine.
 //!
 //! `cargo bench` runs all of it; the README quotes the figures. Throughput
 //! is in positions visited for the searches and in bytes for the parsing.
 
 use std::hint::black_box;
+use std::time::Duration;
 
+use bestmove::games::connect4::{self, Connect4, Status};
 use bestmove::games::tictactoe::Position;
 use bestmove::games::tree::{Tree, TreeLimits};
-use bestmove::search::{alpha_beta, minimax, Limits};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use bestmove::search::{alpha_beta, engine, minimax, EngineOptions, Limits, Table};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 
 fn tictactoe(c: &mut Criterion) {
     let game = Position::EMPTY.game();
@@ -65,5 +67,58 @@ fn million_leaf_tree(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tictactoe, million_leaf_tree);
+/// The Connect Four reference positions (10 to 40 stones).
+const CONNECT4_POSITIONS: &str = include_str!("../tests/data/connect4-positions.txt");
+/// Positions per phase: the first ones of the file in the phase's range.
+const CONNECT4_PER_PHASE: usize = 3;
+
+/// The first `CONNECT4_PER_PHASE` reference positions with a stone count in
+/// `stones` in which the side to move has no immediate win (those take the
+/// engine a handful of positions).
+fn connect4_phase(stones: std::ops::RangeInclusive<u32>) -> Vec<Connect4> {
+    CONNECT4_POSITIONS
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(|moves| connect4::Position::from_notation(moves).expect("a valid reference position"))
+        .filter(|p| stones.contains(&p.stones()))
+        .filter(|p| {
+            p.legal_moves()
+                .into_iter()
+                .all(|column| !matches!(p.play(column).map(|c| c.status()), Some(Status::Won(..))))
+        })
+        .take(CONNECT4_PER_PHASE)
+        .map(|p| p.game())
+        .collect()
+}
+
+/// Solves every column of every position exactly; the positions visited.
+fn connect4_solve(positions: &[Connect4], table: &mut Table) -> u64 {
+    let options = EngineOptions { score_root_moves: true };
+    positions
+        .iter()
+        .map(|p| {
+            let result = engine(p, Limits::default(), table, options, &mut |_| {}).unwrap();
+            assert!(result.exact && result.root_moves.iter().all(|m| m.exact));
+            result.nodes
+        })
+        .sum()
+}
+
+/// Every column's exact score, as the service computes it for a Connect Four
+/// answer (no opening book), for a few reference positions of each phase of
+/// the game. One iteration solves all of the phase's positions.
+fn connect4_engine(c: &mut Criterion) {
+    let mut table = Table::with_bytes(64 << 20);
+    let mut group = c.benchmark_group("connect4_engine");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat).warm_up_time(Duration::from_millis(500));
+    for (phase, stones) in [("opening_10_19", 10..=19), ("middle_20_29", 20..=29), ("end_30_40", 30..=40)] {
+        let positions = connect4_phase(stones);
+        assert_eq!(positions.len(), CONNECT4_PER_PHASE);
+        group.throughput(Throughput::Elements(connect4_solve(&positions, &mut table)));
+        group.bench_function(phase, |b| b.iter(|| connect4_solve(black_box(&positions), &mut table)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tictactoe, million_leaf_tree, connect4_engine);
 criterion_main!(benches);

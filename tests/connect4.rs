@@ -149,3 +149,160 @@ fn with_the_book_the_empty_board_is_solved_column_by_column() {
     assert_eq!(result.score, Score::new(1, 41));
     assert!(result.book_hits > 0);
 }
+
+/// A brute-force solver that shares nothing with the engine: a 7 x 6 array
+/// and plain negamax over every line to the end.
+mod brute {
+    #[derive(Clone)]
+    pub struct Board {
+        /// `cells[column][row]`, row 0 at the bottom: 0 empty, 1 or 2.
+        cells: [[u8; 6]; 7],
+        heights: [usize; 7],
+        /// The player to move, 1 or 2.
+        mover: u8,
+    }
+
+    impl Board {
+        pub fn new(moves: &str) -> Board {
+            let mut board = Board { cells: [[0; 6]; 7], heights: [0; 7], mover: 1 };
+            for c in moves.bytes() {
+                board.play((c - b'1') as usize);
+            }
+            board
+        }
+
+        pub fn playable(&self, column: usize) -> bool {
+            self.heights[column] < 6
+        }
+
+        pub fn play(&mut self, column: usize) {
+            self.cells[column][self.heights[column]] = self.mover;
+            self.heights[column] += 1;
+            self.mover = 3 - self.mover;
+        }
+
+        fn undo(&mut self, column: usize) {
+            self.heights[column] -= 1;
+            self.cells[column][self.heights[column]] = 0;
+            self.mover = 3 - self.mover;
+        }
+
+        /// Does the stone just played in `column` make four?
+        pub fn four_at(&self, column: usize) -> bool {
+            let row = self.heights[column] - 1;
+            let who = self.cells[column][row];
+            for (dc, dr) in [(1i32, 0i32), (0, 1), (1, 1), (1, -1)] {
+                let mut count = 1;
+                for sign in [1, -1] {
+                    let (mut c, mut r) = (column as i32 + sign * dc, row as i32 + sign * dr);
+                    while (0..7).contains(&c) && (0..6).contains(&r) && self.cells[c as usize][r as usize] == who {
+                        count += 1;
+                        c += sign * dc;
+                        r += sign * dr;
+                    }
+                }
+                if count >= 4 {
+                    return true;
+                }
+            }
+            false
+        }
+
+        fn full(&self) -> bool {
+            self.heights.iter().all(|&h| h == 6)
+        }
+
+        /// (value for the mover, plies to the end) under best play, with
+        /// the quickest win and the slowest loss.
+        pub fn solve(&mut self) -> (i64, u32) {
+            if self.full() {
+                return (0, 0);
+            }
+            let mut best: Option<(i64, u32)> = None;
+            for column in 0..7 {
+                if !self.playable(column) {
+                    continue;
+                }
+                self.play(column);
+                let result = if self.four_at(column) {
+                    (1, 1)
+                } else {
+                    let (value, plies) = self.solve();
+                    (-value, plies + 1)
+                };
+                self.undo(column);
+                if best.is_none_or(|b| better(result, b)) {
+                    best = Some(result);
+                }
+            }
+            best.expect("a board that is not full has a move")
+        }
+    }
+
+    pub fn better(a: (i64, u32), b: (i64, u32)) -> bool {
+        if a.0 != b.0 {
+            return a.0 > b.0;
+        }
+        match a.0 {
+            1 => a.1 < b.1,
+            -1 => a.1 > b.1,
+            _ => false,
+        }
+    }
+}
+
+#[test]
+fn endgames_from_random_games_match_a_brute_force_solver_column_by_column() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut table = Table::with_bytes(16 << 20);
+    let mut checked = 0;
+    while checked < 12 {
+        let stones = 33 + rng.usize(..3);
+        let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
+        let result =
+            engine(&root, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {})
+                .unwrap();
+        let mut board = brute::Board::new(&moves);
+        for m in &result.root_moves {
+            let mut child = board.clone();
+            child.play(m.mv as usize);
+            let (value, plies) = if child.four_at(m.mv as usize) {
+                (1, 1)
+            } else {
+                let (value, plies) = child.solve();
+                (-value, plies + 1)
+            };
+            let expected = Score::new(value, plies);
+            assert_eq!(m.score, Some(expected), "{moves} column {}", m.mv + 1);
+        }
+        let (value, plies) = board.solve();
+        assert_eq!(result.score, Score::new(value, plies), "{moves}");
+        if value == 0 {
+            assert_eq!(plies, 42 - stones as u32, "{moves}: a draw fills the board");
+        }
+        checked += 1;
+    }
+}
+
+#[test]
+fn at_a_fixed_depth_the_engine_scores_as_minimax_does_on_random_positions() {
+    use bestmove::search::minimax;
+    let mut rng = fastrand::Rng::with_seed(11);
+    let mut table = Table::with_bytes(16 << 20);
+    for round in 0..24 {
+        let stones = 6 + rng.usize(..30);
+        let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
+        let depth = 1 + (round % 6) as u32;
+        let limits = Limits { max_depth: Some(depth), ..Limits::default() };
+        let mm = minimax(&root, limits).unwrap();
+        // Deepening shares one table across depths 1..=depth: entries of a
+        // shallower iteration must not pass for deeper ones.
+        let all = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+        assert_eq!(all.score, mm.score, "{moves} at depth {depth}");
+        let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+        let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
+        assert_eq!(scores, expected, "{moves} at depth {depth}");
+        let one = engine(&root, limits, &mut table, EngineOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!(one.score, mm.score, "{moves} at depth {depth}");
+    }
+}

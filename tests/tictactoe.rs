@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use bestmove::games::tictactoe::{Player, Position, Status};
-use bestmove::search::{alpha_beta, choose, minimax, Limits, TieBreak};
+use bestmove::search::{alpha_beta, choose, engine, minimax, EngineOptions, Limits, Table, TieBreak};
 
 type Cells = [Option<Player>; 9];
 
@@ -129,6 +129,7 @@ fn there_are_5478_reachable_positions_and_4520_not_yet_over() {
 #[test]
 fn every_reachable_position_either_side_starting_matches_the_reference_solver() {
     let mut solver = Solver { memo: HashMap::new() };
+    let mut table = Table::with_bytes(1 << 16);
     let mut checked = 0;
     for first in [Player::X, Player::O] {
         for (cells, mover) in reachable(first) {
@@ -148,6 +149,24 @@ fn every_reachable_position_either_side_starting_matches_the_reference_solver() 
             assert_eq!(ab.score, mm.score, "{cells:?}");
             assert!(ab.nodes <= mm.nodes, "{cells:?}");
             assert_eq!(ab.best_move, mm.best_move, "{cells:?}");
+            // The engine, with its table, ordering and pruning: the same
+            // score, distance included, and a move that earns it.
+            let en = engine(&game, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {}).unwrap();
+            assert_eq!(en.score, mm.score, "{cells:?}");
+            assert!(en.exact, "{cells:?}");
+            assert_eq!(en.principal_variation, mm.principal_variation, "{cells:?}: the first best line, as minimax");
+            // And at every depth limit, the depth-limited minimax score.
+            for depth in 1..=3 {
+                let limits = Limits { max_depth: Some(depth), ..Limits::default() };
+                let (mm, en) = (
+                    minimax(&game, limits).unwrap(),
+                    engine(&game, limits, &mut table, EngineOptions::default(), &mut |_| {}).unwrap(),
+                );
+                assert_eq!(en.score, mm.score, "{cells:?} at depth {depth}");
+                // The engine may know more: a win at once needs no look at
+                // the other moves, so nothing is cut.
+                assert!(en.exact || !mm.exact, "{cells:?} at depth {depth}");
+            }
 
             if over(&cells) {
                 assert_eq!(mm.best_move, None);
@@ -215,6 +234,24 @@ fn plain_minimax_visits_the_whole_game_tree_from_the_empty_board() {
     let ab = alpha_beta(&Position::EMPTY.game(), Limits::default()).unwrap();
     assert_eq!(ab.score, mm.score);
     assert!(ab.nodes < mm.nodes / 10, "alpha-beta visited {}", ab.nodes);
+}
+
+#[test]
+fn the_engine_solves_the_empty_board_in_fewer_positions_than_alpha_beta() {
+    let game = Position::EMPTY.game();
+    let ab = alpha_beta(&game, Limits::default()).unwrap();
+    let mut table = Table::with_bytes(1 << 16);
+    let en = engine(&game, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {}).unwrap();
+    assert_eq!(ab.nodes, 20_866);
+    assert_eq!(en.score, ab.score);
+    assert!(en.nodes < ab.nodes, "engine {} positions, alpha-beta {}", en.nodes, ab.nodes);
+    // Every root move scored by the engine matches plain minimax too.
+    let mm = minimax(&game, Limits::default()).unwrap();
+    let all =
+        engine(&game, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+    let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
+    assert_eq!(scores, expected);
 }
 
 fn board(text: &str, to_move: Option<Player>) -> Position {

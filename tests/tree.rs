@@ -5,7 +5,7 @@ use bestmove::games::tree::{Tree, TreeError, TreeLimits};
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
-use bestmove::search::{alpha_beta, choose, minimax, Limits, TieBreak};
+use bestmove::search::{alpha_beta, choose, engine, minimax, EngineOptions, Limits, Table, TieBreak};
 use proptest::prelude::*;
 
 fn parse(json: &str) -> Result<Tree, TreeError> {
@@ -281,5 +281,23 @@ proptest! {
         prop_assert_eq!(pick(TieBreak::First, 0).map(|c| c.mv), equal.first().copied());
         let random: BTreeSet<u32> = (0..64).filter_map(|seed| pick(TieBreak::Random, seed)).map(|c| c.mv).collect();
         prop_assert_eq!(random, equal);
+        // The engine deepens one ply at a time with a table shared by every
+        // iteration: still exactly minimax's score at the depth asked, with
+        // its line a best one.
+        let mut table = Table::with_bytes(1 << 16);
+        let en = engine(&game, limits, &mut table, EngineOptions::default(), &mut |_| {}).unwrap();
+        prop_assert_eq!(en.score, mm.score);
+        prop_assert!(en.exact || !mm.exact);
+        // Its move earns the score (the first such move when nothing was cut).
+        if let Some(best) = en.best_move {
+            prop_assert_eq!(mm.root_moves.iter().find(|m| m.mv == best).map(|m| m.score), Some(mm.score));
+            if en.exact {
+                prop_assert_eq!(en.best_move, mm.best_move);
+            }
+        }
+        let all = engine(&game, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+        let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+        let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
+        prop_assert_eq!(scores, expected);
     }
 }

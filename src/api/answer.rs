@@ -484,7 +484,8 @@ fn common<M: Copy + PartialEq>(
 /// positions (and at least one ply), and that depth.
 fn compare_depth(game: &Connect4, budget: u64, cancel: &AtomicBool) -> Result<(SearchResult<u8>, u32), Cancelled> {
     let mut deepest: Option<(SearchResult<u8>, u32)> = None;
-    for depth in 1..=game.max_plies_hint() as u32 {
+    // A finished game is searched to depth 1, which returns at once.
+    for depth in 1..=game.max_plies_hint().max(1) as u32 {
         let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), deadline: None };
         match minimax(game, limits) {
             Ok(result) if result.nodes <= budget || deepest.is_none() => {

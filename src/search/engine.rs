@@ -254,7 +254,10 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let Some((score, complete)) = self.iteration(root, limit, guess) else {
                 break;
             };
-            let line = self.line(root, score, limit, self.proven_best);
+            // An exact result gives the first best line, as minimax does; a
+            // cut one leads with the move the search found good enough.
+            let first = if complete { None } else { self.proven_best };
+            let line = self.line(root, score, limit, first);
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
@@ -411,7 +414,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let line = self.line(root, from_score::<S>(best), target, None);
             result.score = best;
             result.exact = exact;
-            result.depth = target;
+            // Searched to the end, no line is longer than the game.
+            result.depth = if target == u32::MAX { root.max_plies_hint() as u32 } else { target };
             result.best_move =
                 line.first().copied().or_else(|| moves.iter().find(|m| m.score == Some(best)).map(|m| m.mv));
             result.principal_variation = line;
