@@ -1,11 +1,22 @@
-# bestmove: a stateless HTTP service that returns the best move in tic-tac-toe
-# or in a JSON game tree.
+# bestmove: a stateless HTTP service that returns the best move in tic-tac-toe,
+# Connect Four or a JSON game tree.
 #
 #   docker build -t bestmove:0.1.0 .
 #   docker run --rm -p 8080:8080 bestmove:0.1.0
 #
-# Two stages: a Rust toolchain compiles a release binary, and a slim Debian
-# image (same glibc as the builder) runs it as an unprivileged user.
+# Three stages: a Rust toolchain compiles a release binary, pip fetches the
+# Connect Four opening book (bitbully-databases, MIT), and a slim Debian image
+# (same glibc as the builder) runs the binary with the book as an
+# unprivileged user.
+
+# ---- opening book -----------------------------------------------------------
+FROM debian:bookworm-slim AS book
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3-pip ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+COPY scripts/fetch-opening-book.sh /fetch-opening-book.sh
+RUN bash /fetch-opening-book.sh /book
 
 # ---- build ------------------------------------------------------------------
 FROM rust:1.95-slim-bookworm AS builder
@@ -37,7 +48,7 @@ RUN find src -type f -exec touch {} + \
 FROM debian:bookworm-slim
 
 LABEL org.opencontainers.image.title="bestmove" \
-      org.opencontainers.image.description="Best move in tic-tac-toe or any JSON game tree (minimax and alpha-beta)" \
+      org.opencontainers.image.description="Best move in tic-tac-toe, Connect Four or any JSON game tree (minimax, alpha-beta and an engine)" \
       org.opencontainers.image.version="0.1.0" \
       org.opencontainers.image.licenses="MIT"
 
@@ -48,12 +59,14 @@ RUN groupadd --gid 10001 bestmove \
             --home-dir /nonexistent --shell /usr/sbin/nologin bestmove
 
 COPY --from=builder /out/bestmove /usr/local/bin/bestmove
+COPY --from=book /book/book_12ply_distances.dat /book/LICENSE.bitbully-databases /usr/local/share/bestmove/
 
 # Listen on every interface inside the container (the binary's own default is
 # loopback only), log one JSON object per line for log collectors.
 ENV HOST=0.0.0.0 \
     PORT=8080 \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    OPENING_BOOK=/usr/local/share/bestmove/book_12ply_distances.dat
 
 USER 10001:10001
 EXPOSE 8080
