@@ -6,6 +6,10 @@
 //   PW_DIR          folder whose node_modules holds playwright-core (default target/browser-test)
 //   CHROMIUM        browser executable (default /usr/bin/chromium)
 //   SCREENSHOT      where to save the screenshot (default docs/screenshot.png)
+//   SCREENSHOT_C4   where to save the Connect Four screenshot (default docs/screenshot-connect4.png)
+//   C4_TIME_MS      the engine's thinking time per Connect Four move in the game (default 1000)
+//   C4_LONG_MS      the thinking time of the long search whose progress is watched (default 5000)
+//   C4_SEED         seed of the random moves played for the human (default: the clock; printed)
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +19,12 @@ const BASE_URL = (process.env.BASE_URL || '').replace(/\/$/, '');
 const PW_DIR = path.resolve(process.env.PW_DIR || 'target/browser-test');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCREENSHOT = path.resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
+const SCREENSHOT_C4 = path.resolve(process.env.SCREENSHOT_C4 || 'docs/screenshot-connect4.png');
+const C4_TIME_MS = String(process.env.C4_TIME_MS || '1000');
+const C4_LONG_MS = String(process.env.C4_LONG_MS || '5000');
+const C4_SEED = Number(process.env.C4_SEED || Date.now() % 1000000);
+// A position out of any opening book that the engine needs several iterations for.
+const C4_PROGRESS_MOVES = process.env.C4_PROGRESS_MOVES || '4453';
 
 if (!BASE_URL) {
   console.error('BASE_URL is not set');
@@ -56,6 +66,202 @@ async function waitForHumanTurnOrEnd(page) {
 
 async function boardMarks(page) {
   return page.$$eval('#board .cell', (cs) => cs.map((c) => c.dataset.mark || ''));
+}
+
+/** Small seeded generator (mulberry32), so a failing game can be replayed with C4_SEED. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The data of the `answer` event of a Server-Sent Events body (or a plain JSON body). */
+function answerOf(text) {
+  if (/^\s*\{/.test(text)) return JSON.parse(text);
+  for (const block of text.split(/\r?\n\r?\n/)) {
+    const lines = block.split(/\r?\n/);
+    const event = (lines.find((l) => l.startsWith('event:')) || '').slice(6).trim();
+    const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
+    if (event === 'answer') return JSON.parse(data);
+  }
+  return null;
+}
+
+const C4_TIMEOUT = 40000;
+
+async function waitForC4HumanTurnOrEnd(page) {
+  await page.waitForFunction(() => {
+    const b = document.getElementById('c4-board');
+    return b.dataset.busy === 'false' && ['human', 'over', 'error'].includes(b.dataset.turn);
+  }, null, { timeout: C4_TIMEOUT });
+  return page.$eval('#c4-board', (b) => b.dataset.turn);
+}
+
+/** Column heights and the colour class ('x', 'o' or '') of every cell, row 0 at the top. */
+async function c4State(page) {
+  return page.evaluate(() => {
+    const cells = [];
+    for (let i = 0; i < 42; i++) {
+      const d = document.getElementById('c4-cell-' + i);
+      cells.push(d.classList.contains('ghost') || d.classList.contains('hint-disc') || (d.classList.contains('pv') && !d.classList.contains('played'))
+        ? '' : d.classList.contains('x') ? 'x' : d.classList.contains('o') ? 'o' : '');
+    }
+    const heights = [0, 1, 2, 3, 4, 5, 6].map((c) => [0, 1, 2, 3, 4, 5].filter((r) => cells[r * 7 + c] !== '').length);
+    return { cells, heights, moves: Number(document.getElementById('c4-board').dataset.moves) };
+  });
+}
+
+/** Connect Four: set-up from a pasted list, progress of a long search, analysis, a whole game. */
+async function connectFour(page) {
+  await page.check('#game-connect4');
+  await page.waitForSelector('#c4-board', { state: 'visible' });
+  check('game switch shows the Connect Four board', await page.isVisible('#col-6') && !(await page.isVisible('#cell-0')));
+  await page.selectOption('#difficulty', '0');
+  await page.selectOption('#c4-depth', 'full');
+  await page.selectOption('#c4-colour', 'X');
+  await page.selectOption('#think-time', C4_LONG_MS);
+  await page.selectOption('#first-player', 'human');
+  await waitForC4HumanTurnOrEnd(page);
+
+  // --- a pasted move list that is not a legal game is refused and changes nothing ---
+  await page.fill('#c4-moves', '4444444');
+  await page.click('#load-moves');
+  const refused = await page.$eval('#moves-msg', (m) => ({ text: m.textContent, error: m.classList.contains('error') }));
+  check('an impossible move list is refused', refused.error && /full/.test(refused.text) && (await c4State(page)).moves === 0, refused.text);
+
+  // --- a pasted move list sets up the position ---
+  await page.fill('#c4-moves', C4_PROGRESS_MOVES);
+  await page.click('#load-moves');
+  const setUp = await c4State(page);
+  const expected = Array(42).fill('');
+  const heights = Array(7).fill(0);
+  [...C4_PROGRESS_MOVES].forEach((ch, ply) => {
+    const c = Number(ch) - 1;
+    expected[(5 - heights[c]) * 7 + c] = ply % 2 === 0 ? 'x' : 'o';
+    heights[c] += 1;
+  });
+  check('pasted move list sets up the board', setUp.moves === C4_PROGRESS_MOVES.length && setUp.cells.join(',') === expected.join(','),
+    `${setUp.moves} moves, heights ${setUp.heights.join('')}`);
+  check('move list field shows the position', (await page.inputValue('#c4-moves')) === C4_PROGRESS_MOVES);
+  const turnAfterSetUp = await waitForC4HumanTurnOrEnd(page);
+  check('after the set-up it is the human\'s turn', turnAfterSetUp === 'human', `turn=${turnAfterSetUp}`);
+
+  // --- a long search (a hint with the longest thinking time): the progress display updates while it runs ---
+  // The observer sees the display whenever it changes while the search is still running (several
+  // events that arrive in one network read are shown one after the other but seen together).
+  await page.evaluate(() => {
+    window.__progress = { shown: [], updates: 0 };
+    const board = document.getElementById('c4-board');
+    const progress = document.getElementById('progress');
+    const seen = () => {
+      if (board.dataset.busy !== 'true') return;
+      const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'].map((id) => document.getElementById(id).textContent).join(' | ');
+      if (snap.includes('…')) return;
+      window.__progress.updates = Math.max(window.__progress.updates, Number(progress.dataset.updates));
+      const shown = window.__progress.shown;
+      if (shown[shown.length - 1] !== snap) shown.push(snap);
+    };
+    new MutationObserver(seen).observe(progress, { subtree: true, childList: true, characterData: true });
+  });
+  const hintAnswer = page.waitForResponse((r) => r.url().endsWith('/best-move') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
+  await page.click('#hint');
+  const hintRes = await hintAnswer;
+  check('the search is streamed as events', /text\/event-stream/.test(hintRes.headers()['content-type'] || ''), hintRes.headers()['content-type']);
+  await page.waitForSelector('#col-scores li[data-score]', { timeout: C4_TIMEOUT });
+  await waitForC4HumanTurnOrEnd(page);
+  const { shown: snaps, updates: duringSearch } = await page.evaluate(() => window.__progress);
+  const updates = Number(await page.$eval('#progress', (p) => p.dataset.updates));
+  check('progress display updated at least twice during one search', duringSearch >= 2 && snaps.length >= 1,
+    `${duringSearch} of ${updates} progress events shown before the answer; seen: ${snaps.slice(0, 4).join(' / ')}${snaps.length > 4 ? ' / …' : ''}`);
+  const rate = await page.textContent('#pg-rate');
+  check('progress shows positions per second', /\d/.test(rate), rate);
+
+  // --- the analysis panel's column scores are the service's ---
+  const hint = answerOf(await hintRes.text());
+  const shown = await page.$$eval('#col-scores li', (ls) => ls.map((l) => ({
+    col: Number(l.dataset.col), score: l.dataset.score, exact: l.dataset.exact, plies: l.dataset.plies, text: l.textContent,
+  })));
+  const mismatches = [];
+  for (const m of (hint && hint.moves) || []) {
+    const li = shown.find((x) => x.col === m.move);
+    const exact = m.exact !== false && m.plies_to_end !== null;
+    const plies = exact ? String(m.plies_to_end) : '';
+    const letter = !exact ? '?' : m.score > 0 ? 'W' + m.plies_to_end : m.score < 0 ? 'L' + m.plies_to_end : 'D';
+    if (!li || li.score !== String(m.score) || li.exact !== String(exact) || li.plies !== plies || !li.text.includes(letter)) {
+      mismatches.push(`column ${m.move + 1}: service ${JSON.stringify(m)}, page ${JSON.stringify(li)}`);
+    }
+  }
+  check('analysis column scores match the service\'s answer', hint && hint.moves.length > 0 && mismatches.length === 0,
+    mismatches.join('; ') || shown.map((x) => x.text).join(' '));
+  const hinted = await page.$$eval('#c4-board .c4-col.hint', (cs) => cs.map((c) => Number(c.dataset.col)));
+  check('hint highlights the service\'s best column', hinted.length === 1 && hinted[0] === hint.best_move,
+    `page ${hinted.join(',')}, service ${hint && hint.best_move}`);
+  const engineNodes = numberOf(await page.textContent('#en-nodes'));
+  check('analysis shows the three searches', numberOf(await page.textContent('#mm-nodes')) > 0 &&
+    numberOf(await page.textContent('#ab-nodes')) > 0 && engineNodes === hint.engine.nodes, `engine ${engineNodes}`);
+  await page.click('#pv-toggle');
+  const pvShown = await page.$$eval('#c4-board .disc.pv', (ds) => ds.length);
+  check('principal variation drawn on the board', pvShown === Math.min(hint.principal_variation.length, 42 - setUp.moves), `${pvShown} pieces`);
+  await page.click('#pv-toggle');
+
+  // --- a whole game: random legal moves for the human against the perfect engine ---
+  await page.selectOption('#think-time', C4_TIME_MS);
+  await page.click('#new-game');
+  let turn = await waitForC4HumanTurnOrEnd(page);
+  const random = rng(C4_SEED);
+  console.log(`#    Connect Four game with C4_SEED=${C4_SEED}`);
+  let humanMoves = 0;
+  let played = '';
+  while (turn === 'human' && humanMoves < 21) {
+    const st = await c4State(page);
+    const legal = [0, 1, 2, 3, 4, 5, 6].filter((c) => st.heights[c] < 6);
+    const col = legal[Math.floor(random() * legal.length)];
+    if (humanMoves === 0) {
+      // The first move by keyboard: focus a column, walk to the chosen one with the arrows, press Enter.
+      await page.focus('#col-0');
+      for (let k = 0; k < col; k++) await page.keyboard.press('ArrowRight');
+      const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+      check('arrow keys move between columns', focused === `col-${col}`, `focused ${focused}`);
+      await page.keyboard.press('Enter');
+    } else {
+      await page.click(`#col-${col}`);
+    }
+    humanMoves += 1;
+    await page.waitForFunction((n) => Number(document.getElementById('c4-board').dataset.moves) > n, st.moves);
+    turn = await waitForC4HumanTurnOrEnd(page);
+    played = await page.inputValue('#c4-moves');
+  }
+  const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
+  check('Connect Four game finished', turn === 'over', `turn=${turn}; moves ${played}; status="${status.text}"`);
+  check('the service won the Connect Four game', status.outcome === 'computer', `outcome=${status.outcome}; moves ${played}`);
+  const wins = await page.$$eval('#c4-board .disc.win', (ds) => ds.length);
+  check('the winning four is marked', wins === 4, `${wins} pieces`);
+  const last = await page.$$eval('#c4-board .disc.last', (ds) => ds.length);
+  check('the last move is marked', last === 1, `${last} pieces`);
+  check('move list is in digit notation', /^[1-7]+$/.test(played) && played.length === Number(await page.$eval('#c4-board', (b) => b.dataset.moves)), played);
+
+  // The screenshot shows the whole game card, the progress panel included.
+  mkdirSync(path.dirname(SCREENSHOT_C4), { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(0, 0);
+  const viewport = page.viewportSize();
+  const cardBottom = await page.$eval('section.card', (c) => c.getBoundingClientRect().bottom + window.scrollY);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(cardBottom) + 24) });
+  await page.screenshot({ path: SCREENSHOT_C4, animations: 'disabled' });
+  await page.setViewportSize(viewport);
+  console.log(`screenshot saved to ${SCREENSHOT_C4}`);
+
+  // --- undo takes the position back to the human's turn ---
+  await page.click('#undo');
+  turn = await waitForC4HumanTurnOrEnd(page);
+  const after = await c4State(page);
+  check('undo takes back the last moves', turn === 'human' && after.moves < played.length && after.moves % 2 === 0,
+    `turn=${turn}, ${after.moves} moves`);
 }
 
 async function main() {
@@ -133,6 +339,8 @@ async function main() {
         check('analysis shows node counts (minimax >= alpha-beta > 0)', ab > 0 && mm >= ab, `minimax=${mm} alpha-beta=${ab}`);
         const labels = await page.$$eval('#mini-board li.w, #mini-board li.d, #mini-board li.l', (ls) => ls.map((l) => l.textContent));
         check('analysis labels empty cells with scores', labels.length > 0 && labels.every((t) => /[WDL]/.test(t)), labels.join(' '));
+        const en = numberOf(await page.textContent('#en-nodes'));
+        check('analysis shows the engine\'s node count', en > 0, `engine=${en}`);
       }
     }
     const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
@@ -151,6 +359,14 @@ async function main() {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: SCREENSHOT, animations: 'disabled' });
     console.log(`screenshot saved to ${SCREENSHOT}`);
+
+    // Undo takes back the human's last move and the computer's answer.
+    const movesAtEnd = Number(await page.$eval('#board', (b) => b.dataset.moves));
+    await page.click('#undo');
+    turn = await waitForHumanTurnOrEnd(page);
+    const movesAfterUndo = Number(await page.$eval('#board', (b) => b.dataset.moves));
+    check('undo gives the move back to the human', turn === 'human' && movesAfterUndo < movesAtEnd && movesAfterUndo % 2 === 0,
+      `turn=${turn}, ${movesAtEnd} -> ${movesAfterUndo} marks`);
 
     // --- the example tree ---
     const treeText = await page.inputValue('#tree-input');
@@ -180,6 +396,8 @@ async function main() {
     }));
     check('#tree-error shows the service message', !!message && shown.text.includes(message) && shown.role === 'alert' && shown.visible,
       `"${shown.text}"`);
+
+    await connectFour(page);
 
     check('no script errors on the page', pageErrors.length === 0, pageErrors.join(' | '));
   } finally {

@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Browser test of the page served at GET /: builds and starts the release
-# server, then drives the page in headless Chromium (scripts/browser-test.mjs).
+# server, then drives the page in headless Chromium (scripts/browser-test.mjs):
+# a tic-tac-toe game, a game tree, and a whole Connect Four game with the
+# search's progress streamed to the page. Saves docs/screenshot.png and
+# docs/screenshot-connect4.png.
+# With BASE_URL set, tests the server already running there instead; the
+# server started here takes its settings, OPENING_BOOK among them, from the environment.
 # Needs root (or an existing /usr/bin/chromium) and access to the Debian and npm registries.
 set -euo pipefail
 
@@ -39,6 +44,17 @@ if [ "$installed" != "$PLAYWRIGHT_CORE_VERSION" ]; then
   [ -f "$PW_DIR/package.json" ] || echo '{"name":"bestmove-browser-test","private":true}' >"$PW_DIR/package.json"
   (cd "$PW_DIR" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error \
     "playwright-core@$PLAYWRIGHT_CORE_VERSION")
+fi
+
+run_test() {
+  log "running the browser test against $BASE_URL"
+  BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$ROOT/docs/screenshot.png \
+    SCREENSHOT_C4=$ROOT/docs/screenshot-connect4.png node "$ROOT/scripts/browser-test.mjs"
+}
+
+if [ -n "${BASE_URL:-}" ]; then
+  run_test
+  exit
 fi
 
 # --- server ---
@@ -87,6 +103,4 @@ if [ "$healthy" -ne 1 ]; then
   exit 1
 fi
 
-log "running the browser test"
-BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$ROOT/docs/screenshot.png \
-  node "$ROOT/scripts/browser-test.mjs"
+run_test
