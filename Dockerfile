@@ -10,7 +10,9 @@
 # unprivileged user.
 
 # ---- opening book -----------------------------------------------------------
-FROM debian:bookworm-slim AS book
+# The builder's image: it trusts the same certificate authorities as the
+# Rust build, which fetches from crates.io the same way.
+FROM rust:1.95-slim-bookworm AS book
 # hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3-pip ca-certificates \
