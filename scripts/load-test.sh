@@ -10,6 +10,11 @@
 #   empty      POST /best-move {"board": "........."}: the whole game tree
 #   tree-10k   POST /best-move with a generated tree, branching 10, depth 4
 #              (10,000 leaves, fixed pseudo-random values)
+#   c4-book    POST /best-move {"game": "connect4", "moves": "44444366655"}: 11
+#              stones, every reply in the book: answered
+#              from the opening book
+#   c4-late    POST /best-move {"game": "connect4", "moves": <30 stones>}:
+#              solved to the end in a few milliseconds
 #   overload   OVERLOAD_CONNECTIONS (512) connections of empty boards: only
 #              200 and 503 are allowed; the server's peak RSS is sampled
 #
@@ -33,6 +38,8 @@
 # (SEARCH_QUEUE=1000, say) can be tried; the report names any that are set.
 # Exits non-zero if the overload run saw a status other than 200/503 or a
 # request unanswered past WRK_TIMEOUT, or if the server died.
+# The Connect Four opening book is OPENING_BOOK, or the one
+# scripts/fetch-opening-book.sh fetches when that is unset.
 # Progress goes to stderr; wrk's full output and the server logs are kept in
 # target/load-test/.
 # Needs: cargo, curl, wrk (installed from Debian's packages when missing).
@@ -81,6 +88,8 @@ fi
 # ---- the release binary (fast when already built) ---------------------------
 t "cargo build --release --locked"
 cargo build --release --locked >&2
+OPENING_BOOK=${OPENING_BOOK:-$(scripts/fetch-opening-book.sh)}
+export OPENING_BOOK
 
 # ---- state, cleanup -----------------------------------------------------------
 rm -rf "$OUT"
@@ -125,6 +134,10 @@ trap 'exit 130' INT TERM
 printf '{"board": "........."}\n' >"$WORK/empty.json"
 printf '{"board": "X...O...."}\n' >"$WORK/two-stone.json"
 printf '{"board": "XO..X...."}\n' >"$WORK/mid-game.json"
+C4_BOOK_MOVES=${C4_BOOK_MOVES:-44444366655}
+C4_LATE_MOVES=612313147626667357672244337327
+printf '{"game": "connect4", "moves": "%s"}\n' "$C4_BOOK_MOVES" >"$WORK/c4-book.json"
+printf '{"game": "connect4", "moves": "%s"}\n' "$C4_LATE_MOVES" >"$WORK/c4-late.json"
 # A complete tree, TREE_BRANCHING children per inner node, TREE_DEPTH plies:
 # nested arrays of integers in -1000..1000 from a Park-Miller generator with a
 # fixed seed (exact in awk's doubles), so every run sends the same tree.
@@ -251,6 +264,11 @@ join() {
   printf '%s' "$out"
 }
 
+# c4_engine_time NAME: the engine's elapsed time and exactness in the preflight answer.
+c4_engine_time() {
+  python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["engine"]
+print("%.2f ms (%s)" % (e["elapsed_us"] / 1000, "exact" if e.get("exact") else "not exact"))' "$OUT/preflight-$1.json" 2>/dev/null || echo "?"
+}
 ms() { awk -v us="$1" 'BEGIN { if (us >= 100000) printf "%.0f ms", us / 1000; else if (us >= 1000) printf "%.1f ms", us / 1000; else printf "%.2f ms", us / 1000 }'; }
 int() { awk -v x="$1" 'BEGIN { printf "%.0f", x }'; }
 
@@ -260,7 +278,7 @@ FAILURES=()
 START_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 start_server default
 IDLE_RSS=$(rss_kib "$SERVER_PID" VmRSS)
-for body in empty two-stone mid-game tree; do preflight "$body" "$WORK/$body.json"; done
+for body in empty two-stone mid-game tree c4-book c4-late; do preflight "$body" "$WORK/$body.json"; done
 
 SCENARIOS=()
 scenario() {  # scenario ID LABEL CONNECTIONS PATH LUA [BODY_FILE]
@@ -282,6 +300,8 @@ scenario mid-game 'mid-game `XO..X....`' "$CONNECTIONS" /best-move post.lua "$WO
 scenario two-stone '2 stones `X...O....`' "$CONNECTIONS" /best-move post.lua "$WORK/two-stone.json"
 scenario empty 'empty board `.........`' "$CONNECTIONS" /best-move post.lua "$WORK/empty.json"
 scenario tree "tree, $TREE_LEAVES leaves (${TREE_BRANCHING}^$TREE_DEPTH)" "$CONNECTIONS" /best-move post.lua "$WORK/tree.json"
+scenario c4-book "Connect Four \`$C4_BOOK_MOVES\` (book)" "$CONNECTIONS" /best-move post.lua "$WORK/c4-book.json"
+scenario c4-late "Connect Four, ${#C4_LATE_MOVES} stones" "$CONNECTIONS" /best-move post.lua "$WORK/c4-late.json"
 
 # The mid-game target compares two rates measured one after the other, and
 # a shared machine drifts: also measure RATIO_ROUNDS interleaved pairs of
@@ -364,7 +384,7 @@ fi
 
 SETTINGS=()
 for var in MAX_BODY_BYTES MAX_TREE_NODES MAX_TREE_DEPTH REQUEST_TIMEOUT_MS MAX_CONCURRENT_SEARCHES SEARCH_QUEUE \
-  INLINE_MAX_NODES CORS_ORIGINS LOG_FORMAT SHUTDOWN_TIMEOUT_MS; do
+  INLINE_MAX_NODES CORS_ORIGINS LOG_FORMAT SHUTDOWN_TIMEOUT_MS MAX_SEARCH_MS COMPARE_MAX_NODES TT_MIB; do
   [[ -n ${!var+set} ]] && SETTINGS+=("$var=${!var}")
 done
 OTHER_SETTINGS=()  # those the comparison does not set itself
@@ -392,6 +412,10 @@ report() {
       "$(ms "${R[$id.p50_us]}")" "$(ms "${R[$id.p99_us]}")" "${R[$id.errors]}" "$rss"
   done
   echo
+  if [[ -n ${R[c4-book.rps]:-} ]]; then
+    echo "Connect Four: opening book $(basename "$OPENING_BOOK") loaded (every scenario's server has it); the ${#C4_LATE_MOVES} stones are"
+    echo "\`$C4_LATE_MOVES\`. Engine time of one answer (preflight): $(c4_engine_time c4-book) for \`$C4_BOOK_MOVES\`, $(c4_engine_time c4-late) for the ${#C4_LATE_MOVES} stones."
+  fi
   if [[ -n ${R[mid-game.okps]:-} && -n ${R[healthz.rps]:-} ]]; then
     local pct median
     pct=$(awk -v a="${R[mid-game.okps]}" -v b="${R[healthz.rps]}" 'BEGIN { printf "%.0f", 100 * a / b }')

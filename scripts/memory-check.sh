@@ -16,7 +16,19 @@
 # script prints the peak resident memory (VmHWM) after each step and the
 # size of the answer.
 #
-# Usage: scripts/memory-check.sh     Knobs (env): SLOTS (1), CLIENTS (8)
+#
+# Then Connect Four, on one fresh server with the opening book loaded
+# (OPENING_BOOK, fetched by scripts/fetch-opening-book.sh when unset) and the
+# default budget of 1 s per answer: a 10-stone opening, then four positions
+# of 13 and 14 stones (just past the book) that the engine cannot finish
+# within the budget, so each search fills as much of its transposition table
+# (TT_MIB, 64 MiB by default, kept for the next search) as one answer can;
+# first one at a time, then CLIENTS at once. Then the wide
+# tree, once and CLIENTS at once, on the same server: its worst case, with
+# the book and the kept table already resident.
+#
+# Usage: scripts/memory-check.sh     Knobs (env): SLOTS (1), CLIENTS (8),
+#                                    OPENING_BOOK (the fetched book)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SLOTS=${SLOTS:-1}
@@ -25,6 +37,7 @@ WORK=$(mktemp -d)
 PID=
 cd "$ROOT"
 cargo build --release --locked --quiet
+OPENING_BOOK=${OPENING_BOOK:-$(scripts/fetch-opening-book.sh)}
 trap '[[ -n $PID ]] && kill $PID 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # Leaf values: a fixed pseudo-random sequence in -1000..1000.
@@ -60,7 +73,7 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
 for shape in wide comb two-level binary; do
   tree="$WORK/$shape.json"
   PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
+  env -u OPENING_BOOK HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
   PID=$!
   for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
   idle=$(hwm)
@@ -79,3 +92,54 @@ for shape in wide comb two-level binary; do
   bad=$(grep -cv '^200$\|^503$' <<<"$codes" || true)
   ((bad == 0)) || { echo "memory-check: a status other than 200/503 for the $shape tree" >&2; exit 1; }
 done
+
+# Connect Four: a fresh server with the book, then the wide tree on it.
+C4_POSITIONS=(4453344336 4444466662222 44444666622222 4444433332222 44444222266666)
+echo
+echo "Connect Four, book loaded ($(du -h "$OPENING_BOOK" | cut -f1) file), default budget (1 s); $SLOTS search slot(s):"
+echo
+echo "| Position | Stones | Engine time | Exact | Peak RSS after it |"
+echo "| --- | ---: | ---: | --- | ---: |"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS OPENING_BOOK=$OPENING_BOOK RUST_LOG=warn target/release/bestmove &
+PID=$!
+for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+idle=$(hwm)
+for moves in "${C4_POSITIONS[@]}"; do
+  printf '{"game": "connect4", "moves": "%s"}\n' "$moves" >"$WORK/c4-$moves.json"
+  [[ $(post "$WORK/c4-$moves.json" "$WORK/answer.json") == 200 ]] || {
+    echo "memory-check: Connect Four $moves was not answered with 200: $(head -c 300 "$WORK/answer.json")" >&2
+    exit 1
+  }
+  report=$(python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["engine"]
+print("%.0f ms|%s" % (e["elapsed_us"] / 1000, "yes" if e.get("exact") else "no"))' "$WORK/answer.json")
+  echo "| \`$moves\` | ${#moves} | ${report%%|*} | ${report#*|} | $(hwm) |"
+done
+one=$(hwm)
+codes=$(for i in $(seq "$CLIENTS"); do
+  moves=${C4_POSITIONS[$(((i - 1) % ${#C4_POSITIONS[@]}))]}
+  post "$WORK/c4-$moves.json" "$WORK/answer.$i.json" &
+done; wait)
+many=$(hwm)
+c4_statuses=$(sort <<<"$codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+[[ $(post "$WORK/wide.json" "$WORK/answer.json") == 200 ]] || {
+  echo "memory-check: the wide tree was not answered with 200 after Connect Four: $(head -c 300 "$WORK/answer.json")" >&2
+  exit 1
+}
+tree_one=$(hwm)
+tree_codes=$(for i in $(seq "$CLIENTS"); do post "$WORK/wide.json" "$WORK/answer.$i.json" & done; wait)
+tree_many=$(hwm)
+tree_statuses=$(sort <<<"$tree_codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+kill "$PID"
+wait "$PID" 2>/dev/null || true
+PID=
+echo
+echo "| Same server, in order | Peak RSS (VmHWM) | Statuses |"
+echo "| --- | ---: | --- |"
+echo "| idle, book loaded | $idle | |"
+echo "| the ${#C4_POSITIONS[@]} positions one at a time | $one | 200 x ${#C4_POSITIONS[@]} |"
+echo "| $CLIENTS positions at once | $many | $c4_statuses |"
+echo "| then one wide tree | $tree_one | 200 x 1 |"
+echo "| then $CLIENTS wide trees at once | $tree_many | $tree_statuses |"
+bad=$(grep -cv '^200$\|^503$' <<<"$codes"$'\n'"$tree_codes" || true)
+((bad == 0)) || { echo "memory-check: a status other than 200/503 for Connect Four or the tree after it" >&2; exit 1; }
