@@ -48,7 +48,11 @@ fi
 PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BASE=http://127.0.0.1:$PORT
 t "starting target/release/bestmove on $BASE (log: $LOG)"
-HOST=127.0.0.1 PORT=$PORT LOG_FORMAT=json target/release/bestmove >"$LOG" 2>&1 &
+# The contract is about shapes, not strength: a short engine budget and a
+# small node budget for the Connect Four comparison keep each of the
+# thousands of generated requests quick.
+HOST=127.0.0.1 PORT=$PORT LOG_FORMAT=json MAX_SEARCH_MS=${MAX_SEARCH_MS:-50} \
+  COMPARE_MAX_NODES=${COMPARE_MAX_NODES:-20000} target/release/bestmove >"$LOG" 2>&1 &
 SERVER_PID=$!
 
 cleanup() {
