@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+use super::bitboard::has_four;
 use super::{Connect4, CELLS, HEIGHT, WIDTH};
 use crate::games::shorten;
 use crate::games::tictactoe::{cell_from_char, cell_from_json, json_kind, Player};
@@ -71,16 +72,6 @@ const LINES: [u64; 69] = {
     assert!(count == 69);
     lines
 };
-
-/// Whether `stones` hold four in a row. Shifting by 1, 7, 6 and 8 steps up,
-/// across and along the diagonals; the spare bit above each column keeps a
-/// line from wrapping into the next column.
-fn has_four(stones: u64) -> bool {
-    [1, STRIDE, STRIDE - 1, STRIDE + 1].into_iter().any(|step| {
-        let pairs = stones & (stones >> step);
-        pairs & (pairs >> (2 * step)) != 0
-    })
-}
 
 /// The lines of four that `stones` hold.
 fn fours(stones: u64) -> impl Iterator<Item = u64> {
