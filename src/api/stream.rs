@@ -2,7 +2,8 @@
 //! answered as Server-Sent Events while it runs.
 //!
 //! One `progress` event per finished iteration of the engine's iterative
-//! deepening that is not already the final one, then one `answer` event
+//! deepening that is not already the final one (and that finishes after
+//! its first 2 ms: quicker searches send just the answer), then one `answer` event
 //! whose data is the plain answer's JSON, and the stream ends. A request
 //! that is refused before its search starts gets the usual JSON error, not
 //! a stream; a search stopped by the request timeout ends the stream with
@@ -21,6 +22,10 @@ use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
 use super::error::ApiError;
 use super::{answer, count_nodes, AppState, Ready, SearchRequest};
+
+/// Iterations that finish sooner than this after the engine starts are not
+/// reported: a search that ends in a few milliseconds sends just its answer.
+const QUIET_US: u64 = 2_000;
 
 /// True when the client asks for an event stream.
 pub(super) fn wanted(headers: &axum::http::HeaderMap) -> bool {
@@ -70,8 +75,9 @@ pub(super) async fn run(
         worker.metrics.searches_in_flight.inc();
         let context = worker.context();
         let result = answer::answer(&request, &context, &flag, &mut |progress| {
-            // The final iteration's news comes with the answer itself.
-            if !progress.exact {
+            // The final iteration's news comes with the answer itself, and a
+            // search done within a few milliseconds is not worth watching.
+            if !progress.exact && progress.elapsed_us >= QUIET_US {
                 let _ = events_tx.send(event("progress", progress));
             }
         });
