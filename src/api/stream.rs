@@ -109,7 +109,7 @@ pub(super) async fn run(
         tokio::time::sleep_until(deadline).await;
         timer.store(true, Ordering::Relaxed);
     });
-    let body = Body::from_stream(Events { events: events_rx, cancel: CancelOnDrop(cancel) });
+    let body = Body::from_stream(Events { events: events_rx, _cancel: CancelOnDrop(cancel) });
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
@@ -131,14 +131,14 @@ impl Drop for CancelOnDrop {
 /// The events of one search, as a body stream.
 struct Events {
     events: mpsc::UnboundedReceiver<Bytes>,
-    cancel: CancelOnDrop,
+    /// Held for its drop: the body goes away with the client.
+    _cancel: CancelOnDrop,
 }
 
 impl futures_core::Stream for Events {
     type Item = Result<Bytes, std::convert::Infallible>;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let _ = &self.cancel;
         self.events.poll_recv(cx).map(|event| event.map(Ok))
     }
 }
