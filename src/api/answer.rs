@@ -354,7 +354,10 @@ fn board_answer(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Answer, Cancelled> {
-    let mut table = small_table(request.work_estimate());
+    // Tic-tac-toe has a few thousand positions in all: 8,192 entries hold
+    // them, where a table sized by the game tree would be written whole for
+    // nothing.
+    let mut table = Table::with_bytes(1 << 17);
     let searched = search_all(&position.game(), request, context, &mut table, 1, cancel, progress)?;
     let mut answer = common("board", &searched, request, context, 1, u64::from);
     let status = position.status();
