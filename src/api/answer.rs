@@ -484,11 +484,17 @@ fn common<M: Copy + PartialEq>(
 }
 
 /// Plain minimax to the deepest depth whose search visits at most `budget`
-/// positions (and at least one ply), and that depth.
-fn compare_depth(game: &Connect4, budget: u64, cancel: &AtomicBool) -> Result<(SearchResult<u8>, u32), Cancelled> {
+/// positions (and at least one ply, at most `max_depth`), and that depth.
+fn compare_depth(
+    game: &Connect4,
+    budget: u64,
+    max_depth: Option<u32>,
+    cancel: &AtomicBool,
+) -> Result<(SearchResult<u8>, u32), Cancelled> {
     let mut deepest: Option<(SearchResult<u8>, u32)> = None;
     // A finished game is searched to depth 1, which returns at once.
-    for depth in 1..=game.max_plies_hint().max(1) as u32 {
+    let deepest_asked = (game.max_plies_hint().max(1) as u32).min(max_depth.unwrap_or(u32::MAX));
+    for depth in 1..=deepest_asked {
         let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), deadline: None };
         match minimax(game, limits) {
             Ok(result) if result.nodes <= budget || deepest.is_none() => {
@@ -516,7 +522,7 @@ fn connect4_answer(
 ) -> Result<Answer, Cancelled> {
     let game = position.game().with_book(context.book);
     let remaining = u64::from(connect4::CELLS - position.stones());
-    let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, cancel)?;
+    let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
     let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
     let alphabeta_result = alpha_beta(&game, limits)?;
     let mut pooled = context.tables.take();

@@ -405,3 +405,16 @@ proptest! {
         check(json!({"game": "connect4", "board": board}), &["invalid_board", "impossible_position"])?;
     }
 }
+
+#[tokio::test]
+async fn max_depth_limits_all_three_searches_alike() {
+    let response = post_best_move(&json!({"game": "connect4", "moves": "4453", "max_depth": 3, "seed": 1})).await;
+    assert_eq!(response.status, StatusCode::OK, "{}", response.text());
+    let answer = response.json();
+    for search in ["minimax", "alphabeta", "engine"] {
+        assert_eq!(answer[search]["depth"], 3, "{search}: {answer}");
+        assert_eq!(answer[search]["score"], answer["minimax"]["score"], "{search}: {answer}");
+    }
+    assert_eq!(answer["exact"], false);
+    assert_eq!(answer["max_depth"], 3);
+}
