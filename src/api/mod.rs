@@ -378,6 +378,17 @@ enum Ready {
     Body(BufferedBody),
 }
 
+impl Ready {
+    /// The request, parsed if it is not yet. A body's text, and its room in
+    /// the buffered body budget, are given back as soon as it is parsed.
+    fn into_request(self, state: &AppState) -> Result<SearchRequest, ApiError> {
+        match self {
+            Ready::Parsed(request) => Ok(request),
+            Ready::Body(body) => SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit),
+        }
+    }
+}
+
 /// Runs a search on the blocking pool once a search slot is free, parsing
 /// its body first if it is not parsed yet.
 ///
@@ -403,16 +414,7 @@ async fn run_blocking(
         let _permit = permit;
         let _admission = admission;
         worker.metrics.searches_in_flight.inc();
-        let result = match ready {
-            Ready::Parsed(request) => search(&worker, &request, &flag),
-            Ready::Body(body) => {
-                let parsed = SearchRequest::parse(&body.bytes, worker.tree_limits, worker.config.max_moves_limit);
-                // The tree is built: its text, and its room in the budget,
-                // are no longer needed.
-                drop(body);
-                parsed.and_then(|request| search(&worker, &request, &flag))
-            }
-        };
+        let result = ready.into_request(&worker).and_then(|request| search(&worker, &request, &flag));
         worker.metrics.searches_in_flight.dec();
         result
     });

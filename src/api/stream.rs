@@ -21,7 +21,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
 use super::error::ApiError;
-use super::{answer, count_nodes, AppState, Ready, SearchRequest};
+use super::{answer, count_nodes, AppState, Ready};
 
 /// Iterations that finish sooner than this after the engine starts are not
 /// reported: a search that ends in a few milliseconds sends just its answer.
@@ -57,16 +57,11 @@ pub(super) async fn run(
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let _admission = admission;
-        let request = match ready {
-            Ready::Parsed(request) => request,
-            Ready::Body(body) => {
-                match SearchRequest::parse(&body.bytes, worker.tree_limits, worker.config.max_moves_limit) {
-                    Ok(request) => request,
-                    Err(error) => {
-                        let _ = started_tx.send(Err(error));
-                        return;
-                    }
-                }
+        let request = match ready.into_request(&worker) {
+            Ok(request) => request,
+            Err(error) => {
+                let _ = started_tx.send(Err(error));
+                return;
             }
         };
         if started_tx.send(Ok(())).is_err() {
