@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release --example connect4_solve <<< 4453`; with
 //! `OPENING_BOOK=path` it consults the opening book, with `TIME_MS=n` it
-//! stops after that budget, with `PROGRESS=1` it prints each iteration.
+//! stops after that budget, with `TT_MIB=n` its table has n MiB (64), with `PROGRESS=1` it prints each iteration.
 
 use std::io::BufRead;
 
@@ -12,7 +12,8 @@ use bestmove::games::connect4::Connect4;
 use bestmove::search::{engine, EngineOptions, Game, Limits, Table};
 
 fn main() {
-    let mut table = Table::with_bytes(64 << 20);
+    let mib: usize = std::env::var("TT_MIB").ok().and_then(|m| m.parse().ok()).unwrap_or(64);
+    let mut table = Table::with_bytes(mib << 20);
     let book = std::env::var_os("OPENING_BOOK").map(|path| {
         let book = bestmove::games::connect4::Book::load(path.as_ref()).expect("a readable opening book");
         &*Box::leak(Box::new(book))

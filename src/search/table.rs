@@ -61,7 +61,7 @@ pub(super) struct Hit {
 /// generation, and entries of other generations read as empty. Every 32
 /// searches the generation wraps and the table is wiped once.
 pub struct Table {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: u8,
 }
 
@@ -72,7 +72,7 @@ impl Table {
     pub fn with_bytes(bytes: usize) -> Table {
         let buckets = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        Table { buckets: vec![Bucket::default(); buckets], generation: 0 }
+        Table { buckets: Buckets::new(buckets), generation: 0 }
     }
 
     /// The table's size in bytes.
@@ -162,6 +162,116 @@ impl Table {
     }
 }
 
+/// The table's memory: zeroed buckets (an empty entry is all zeros).
+///
+/// A large table is read at random, one cache line per position, so with
+/// ordinary 4 KiB pages nearly every probe also misses the TLB. On Linux a
+/// table of 2 MiB or more is mapped on its own, aligned to 2 MiB, and the
+/// kernel is asked for transparent huge pages there (`MADV_HUGEPAGE`; the
+/// kernel may decline, and nothing changes but speed). Pages are still
+/// taken from the system only as entries are written.
+enum Buckets {
+    Heap(Vec<Bucket>),
+    #[cfg(target_os = "linux")]
+    Mapped(Mapping),
+}
+
+impl Buckets {
+    fn new(count: usize) -> Buckets {
+        #[cfg(target_os = "linux")]
+        if let Some(mapping) = Mapping::new(count) {
+            return Buckets::Mapped(mapping);
+        }
+        Buckets::Heap(vec![Bucket::default(); count])
+    }
+}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    #[inline(always)]
+    fn deref(&self) -> &[Bucket] {
+        match self {
+            Buckets::Heap(buckets) => buckets,
+            #[cfg(target_os = "linux")]
+            // SAFETY: the mapping holds `count` zero-initialised buckets
+            // (all-zero bytes are a valid `Bucket`), lives as long as
+            // `self`, and is reached only through `self`.
+            Buckets::Mapped(m) => unsafe { std::slice::from_raw_parts(m.buckets, m.count) },
+        }
+    }
+}
+
+impl std::ops::DerefMut for Buckets {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Bucket] {
+        match self {
+            Buckets::Heap(buckets) => buckets,
+            #[cfg(target_os = "linux")]
+            // SAFETY: as for `deref`, and `&mut self` makes the borrow unique.
+            Buckets::Mapped(m) => unsafe { std::slice::from_raw_parts_mut(m.buckets, m.count) },
+        }
+    }
+}
+
+/// An anonymous private mapping: the 2 MiB-aligned buckets inside it, and
+/// the whole mapping to give back.
+#[cfg(target_os = "linux")]
+struct Mapping {
+    buckets: *mut Bucket,
+    count: usize,
+    base: *mut libc::c_void,
+    length: usize,
+}
+
+// SAFETY: the mapping is owned by one `Table` and accessed only through it.
+#[cfg(target_os = "linux")]
+unsafe impl Send for Mapping {}
+// SAFETY: shared access only reads, through `&Table`.
+#[cfg(target_os = "linux")]
+unsafe impl Sync for Mapping {}
+
+#[cfg(target_os = "linux")]
+impl Mapping {
+    const HUGE_PAGE: usize = 2 << 20;
+
+    fn new(count: usize) -> Option<Mapping> {
+        let bytes = count.checked_mul(std::mem::size_of::<Bucket>())?;
+        if bytes < Self::HUGE_PAGE {
+            return None;
+        }
+        let length = bytes.checked_add(Self::HUGE_PAGE)?;
+        // SAFETY: a fresh anonymous mapping touches no existing memory.
+        let base = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                length,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if base == libc::MAP_FAILED {
+            return None;
+        }
+        let offset = (base as usize).next_multiple_of(Self::HUGE_PAGE) - base as usize;
+        // SAFETY: `offset + bytes <= length`, inside the mapping just made.
+        let buckets = unsafe { base.cast::<u8>().add(offset) }.cast::<Bucket>();
+        // SAFETY: advice on a range of our own mapping; a refusal is harmless.
+        unsafe { libc::madvise(buckets.cast(), bytes, libc::MADV_HUGEPAGE) };
+        Some(Mapping { buckets, count, base, length })
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for Mapping {
+    fn drop(&mut self) {
+        // SAFETY: `base` and `length` are exactly the mapping made in `new`,
+        // and no slice of it outlives `self`.
+        unsafe { libc::munmap(self.base, self.length) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +307,24 @@ mod tests {
         assert!(table.probe(0).is_none());
         assert!((1..4).all(|key| table.probe(key).is_some()));
         assert!(table.probe(99).is_some());
+    }
+
+    #[test]
+    fn a_large_table_in_its_own_mapping_starts_empty_and_keeps_entries() {
+        let mut table = Table::with_bytes(8 << 20);
+        assert_eq!(table.bytes(), 8 << 20);
+        table.new_search();
+        let keys: Vec<u64> = (0..10_000).map(|i| i * 0x9E37_79B9 + 7).collect();
+        assert!(keys.iter().all(|&key| table.probe(key).is_none()));
+        for &key in &keys {
+            table.store(key, key as i32 & 0xff, Bound::Upper, 2, 9, false, key);
+        }
+        let kept = keys.iter().filter(|&&key| table.probe(key).is_some_and(|hit| hit.score == key as i32 & 0xff)).count();
+        assert_eq!(kept, keys.len(), "131,072 buckets hold 10,000 keys");
+        for _ in 0..GENERATIONS {
+            table.new_search();
+        }
+        assert!(keys.iter().all(|&key| table.probe(key).is_none()));
     }
 
     #[test]
