@@ -1,7 +1,10 @@
 //! The engine: alpha-beta made fast by everything the game can tell it.
 //!
 //! - **Move ordering**: the game's hint ([`Game::engine_moves`]), with the
-//!   transposition table's best move first.
+//!   transposition table's best move first; the game's costlier ranking
+//!   ([`Game::rank_moves`]) only when the table's move does not settle the
+//!   position. The children's table entries are fetched into the cache
+//!   before they are searched.
 //! - **Pruning the game vouches for** ([`Tactics`]): a move that wins at
 //!   once ends the search of a position; a position where every move lets
 //!   the opponent win at once is lost; moves that let the opponent win at
@@ -129,7 +132,7 @@ const CHECK_INTERVAL: u64 = 1 << 12;
 /// rest: deepening is what answers when the budget runs out, scoring is
 /// what answers exactly.
 const DEEPENING_SHARE: u32 = 16;
-const DEEPENING_CAP: Duration = Duration::from_millis(20);
+const DEEPENING_CAP: Duration = Duration::from_millis(5);
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
@@ -406,6 +409,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         // The iteration's best move first, then the game's order of preference.
         let mut order: Vec<(G::Move, i32)> = Vec::new();
         let _ = root.engine_moves(&mut order);
+        root.rank_moves(&mut order);
         let mut rank: Vec<usize> = (0..moves.len()).collect();
         let hint = |mv: G::Move| order.iter().find(|(m, _)| *m == mv).map_or(i32::MIN, |&(_, h)| h);
         rank.sort_by_key(|&i| {
@@ -421,13 +425,13 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         // null windows each, so that a winning move is known early even if
         // the budget runs out before every distance is.
         let draw = S::new(0, 0);
-        let kinds: Vec<S> = [draw, self.candidates.iter().copied().find(|&c| c > draw).unwrap_or(draw)]
+        let kinds: Vec<S> = [self.candidates.iter().copied().find(|&c| c > draw).unwrap_or(draw), draw]
             .into_iter()
             .filter(|t| self.candidates.binary_search(t).is_ok())
             .collect();
         for &i in &rank {
             for &t in &kinds {
-                if self.stop == Stop::Running {
+                if self.stop == Stop::Running && bounds[i].0 < t && t <= bounds[i].1 {
                     self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
                 }
             }
@@ -570,7 +574,13 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
 
     /// Searches a position that is not over, at `ply` (below the limit),
     /// within `(alpha, beta)`; fail-soft.
-    fn node(&mut self, pos: &G, ply: u32, mut alpha: S, mut beta: S) -> S {
+    fn node(&mut self, pos: &G, ply: u32, alpha: S, beta: S) -> S {
+        self.search(pos, ply, alpha, beta, false)
+    }
+
+    /// [`Self::node`], told whether the move into `pos` was a safe one
+    /// ([`Tactics::Safe`]), after which the side to move cannot win at once.
+    fn search(&mut self, pos: &G, ply: u32, mut alpha: S, mut beta: S, after_safe: bool) -> S {
         if self.stopped() {
             return S::new(0, 0);
         }
@@ -587,9 +597,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         let root = ply == 0;
 
         let mut moves = self.take_buffer(ply);
-        let tactics = pos.engine_moves(&mut moves);
+        let tactics = if after_safe { pos.engine_moves_after_safe(&mut moves) } else { pos.engine_moves(&mut moves) };
         // No move wins at once: children need no look for a win.
         let quiet = matches!(tactics, Tactics::Safe | Tactics::Lost);
+        // Only safe moves are searched: no child can win at once. (With
+        // fewer than two plies left, every move is, but none is searched.)
+        let safe = matches!(tactics, Tactics::Safe);
         match (tactics, self.range) {
             (Tactics::Win(mv), _) => {
                 self.nodes += 1;
@@ -669,17 +682,26 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 }
             }
         }
+        // With the table's move first, the game ranks the other moves only
+        // if that one does not settle the position.
+        let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| mv.into() == hint_move as u64);
+        if !lazy {
+            pos.rank_moves(&mut moves);
+        }
         order(&mut moves, hint_move);
+        self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
 
         let mut best = -S::INFINITY;
         let mut best_move = NO_MOVE;
         for i in 0..moves.len() {
+            if lazy && i == 1 {
+                pos.rank_moves(&mut moves[1..]);
+                order(&mut moves[1..], NO_MOVE);
+                self.prefetch_children(pos, &moves[1..]);
+            }
             let mv = moves[i].0;
             let child = pos.play(mv);
             self.nodes += 1;
-            if let (Some(table), Some(key)) = (self.table.as_deref(), child.key()) {
-                table.prefetch(key);
-            }
             let outcome = if quiet { child.outcome_after_quiet_move() } else { child.outcome() };
             let score = match outcome {
                 Some(value) => -S::new(value, ply + 1),
@@ -687,7 +709,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                     self.cuts += 1;
                     -S::new(child.evaluate(), ply + 1)
                 }
-                None => -self.node(&child, ply + 1, -beta, -alpha),
+                None => -self.search(&child, ply + 1, -beta, -alpha, safe),
             };
             if self.stop != Stop::Running {
                 self.give_back(ply, moves);
@@ -728,6 +750,18 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
         }
         best
+    }
+
+    /// Starts loading the table entries of the positions after `moves`.
+    #[inline(always)]
+    fn prefetch_children(&self, pos: &G, moves: &[(G::Move, i32)]) {
+        if let Some(table) = self.table.as_deref() {
+            for &(mv, _) in moves {
+                if let Some(key) = pos.play(mv).key() {
+                    table.prefetch(key);
+                }
+            }
+        }
     }
 
     #[inline(always)]

@@ -104,6 +104,23 @@ pub trait Game: Clone {
         None
     }
 
+    /// Raises the hints [`Game::engine_moves`] wrote for `moves` by what
+    /// costs more to know. The engine asks only when it needs more than the
+    /// transposition table's move: a position whose table move settles it
+    /// never pays for it. The default adds nothing.
+    fn rank_moves(&self, moves: &mut [(Self::Move, i32)]) {
+        let _ = moves;
+    }
+
+    /// [`Game::engine_moves`] for a position reached by a move that
+    /// [`Game::engine_moves`] wrote under [`Tactics::Safe`]: the side to move
+    /// is known to have no win at once, so the game need not look for one
+    /// (and must not answer [`Tactics::Win`]). The default asks
+    /// [`Game::engine_moves`].
+    fn engine_moves_after_safe(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
+        self.engine_moves(out)
+    }
+
     /// The moves the engine searches, written to `out` (empty on entry) with
     /// an ordering hint each (higher is tried first), and what the game can
     /// tell at a glance about the next two plies (see [`Tactics`]).

@@ -207,11 +207,18 @@ impl Game for Connect4 {
     /// among equals.
     #[inline]
     fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
-        let playable = self.playable();
-        let wins = winning_cells(self.current, self.mask) & playable;
+        let wins = winning_cells(self.current, self.mask) & self.playable();
         if wins != 0 {
             return Tactics::Win((wins.trailing_zeros() / (HEIGHT + 1)) as u8);
         }
+        self.engine_moves_after_safe(out)
+    }
+
+    /// [`Game::engine_moves`] without the look for a win at once.
+    #[inline]
+    fn engine_moves_after_safe(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
+        debug_assert_eq!(winning_cells(self.current, self.mask) & self.playable(), 0);
+        let playable = self.playable();
         let threats = winning_cells(self.current ^ self.mask, self.mask);
         let mut safe = playable;
         let forced = playable & threats;
@@ -226,13 +233,21 @@ impl Game for Connect4 {
             return Tactics::Lost;
         }
         for (rank, &column) in CENTRE_FIRST.iter().enumerate() {
-            let cell = safe & column_mask(column as u32);
-            if cell != 0 {
-                let promise = winning_cells(self.current | cell, self.mask).count_ones() as i32;
-                out.push((column, promise * 8 - rank as i32));
+            if safe & column_mask(column as u32) != 0 {
+                out.push((column, -(rank as i32)));
             }
         }
         Tactics::Safe
+    }
+
+    /// Moves that leave the side to move more winning cells first: eight
+    /// points a cell, over the centre-first order of `engine_moves`.
+    #[inline]
+    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
+        for (column, hint) in moves {
+            let cell = (self.mask + (1 << (*column as u32 * (HEIGHT + 1)))) & column_mask(*column as u32);
+            *hint += winning_cells(self.current | cell, self.mask).count_ones() as i32 * 8;
+        }
     }
 }
 
@@ -279,6 +294,43 @@ mod tests {
         // X has three on the bottom row (1, 2, 3): O must play column 4.
         assert_eq!(after("17273").engine_moves(&mut moves), Tactics::Safe);
         assert_eq!(moves.iter().map(|m| m.0).collect::<Vec<_>>(), vec![3]);
+    }
+
+    #[test]
+    fn moves_are_ranked_by_the_winning_cells_they_leave_then_centre_first() {
+        // X on the bottom row in columns 2 and 3, O stacked in column 7.
+        let p = after("2737");
+        let mut moves = Vec::new();
+        assert_eq!(p.engine_moves(&mut moves), Tactics::Safe);
+        let cheap: Vec<u8> = moves.iter().map(|m| m.0).collect();
+        assert_eq!(cheap, vec![3, 2, 4, 1, 5, 0, 6], "centre first before ranking");
+        p.rank_moves(&mut moves);
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        let ranked: Vec<u8> = moves.iter().map(|m| m.0).collect();
+        // Column 4 makes two winning cells; columns 5 and 1 one each; the
+        // rest none, centre first.
+        assert_eq!(ranked, vec![3, 4, 0, 2, 1, 5, 6], "{moves:?}");
+    }
+
+    #[test]
+    fn after_a_safe_move_the_moves_are_the_same_without_the_look_for_a_win() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..500 {
+            let mut p = Connect4::from_bitboards(0, 0);
+            let mut moves = Vec::new();
+            for _ in 0..rng.usize(0..30) {
+                moves.clear();
+                if p.engine_moves(&mut moves) != Tactics::Safe {
+                    break;
+                }
+                p = p.play(moves[rng.usize(..moves.len())].0);
+                let (mut full, mut quick) = (Vec::new(), Vec::new());
+                let tactics = p.engine_moves(&mut full);
+                assert!(!matches!(tactics, Tactics::Win(_)), "a safe move gave the opponent a win");
+                assert_eq!(tactics, p.engine_moves_after_safe(&mut quick));
+                assert_eq!(full, quick);
+            }
+        }
     }
 
     #[test]
