@@ -150,6 +150,27 @@ fn with_the_book_the_empty_board_is_solved_column_by_column() {
     assert!(result.book_hits > 0);
 }
 
+#[test]
+fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score() {
+    let Some(book) = book() else { return };
+    // X to move with 12 stones: the book knows the score, but scoring every
+    // column takes several million positions, more than the budget.
+    let root = position("444447322227").with_book(Some(book));
+    let (value, plies) = book.probe(&root).expect("listed");
+    let mut table = Table::with_bytes(64 << 20);
+    let limits = Limits { node_budget: Some(1_000_000), ..Limits::default() };
+    let result = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    assert!(!result.exact, "the budget cut the scoring of the columns");
+    assert!(result.root_moves.iter().any(|m| m.score.is_none()));
+    assert_eq!(result.score, Score::new(value, plies));
+    // A search to the end, without the book, of the position after the move.
+    let best = result.best_move.expect("a move");
+    let child =
+        engine(&root.play(best).with_book(None), Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})
+            .unwrap();
+    assert_eq!(child.score, Score::new(-value, plies - 1), "column {} does not reach the book's score", best + 1);
+}
+
 /// A brute-force solver that shares nothing with the engine: a 7 x 6 array
 /// and plain negamax over every line to the end.
 mod brute {

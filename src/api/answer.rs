@@ -273,7 +273,7 @@ fn run_engine<G: Game>(
         max_depth: request.max_depth,
         cancel: Some(cancel),
         deadline: Some(started + budget(request, context)),
-        max_nodes: None,
+        ..Limits::default()
     };
     engine(game, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
         progress(&ProgressReport {
@@ -495,7 +495,8 @@ fn compare_depth(
     // A finished game is searched to depth 1, which returns at once.
     let deepest_asked = (game.max_plies_hint().max(1) as u32).min(max_depth.unwrap_or(u32::MAX));
     for depth in 1..=deepest_asked {
-        let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), deadline: None };
+        let limits =
+            Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), ..Limits::default() };
         match minimax(game, limits) {
             Ok(result) if result.nodes <= budget || deepest.is_none() => {
                 let exact = result.exact;

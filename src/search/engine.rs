@@ -136,9 +136,16 @@ const DEEPENING_CAP: Duration = Duration::from_millis(5);
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
+/// The first allowance, in positions, of each root move's turn at reaching
+/// a score the game knows; it doubles every round.
+const FIRST_ALLOWANCE: u64 = 1 << 14;
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stop {
     Running,
+    /// The allowance of one test (`Engine::allowance`) is spent; the
+    /// search goes on with another.
+    Allowance,
     Deadline,
     Cancelled,
 }
@@ -157,6 +164,10 @@ struct Engine<'a, G: Game, S> {
     /// False during the first iteration, which always finishes.
     deadline_active: bool,
     max_nodes: u64,
+    /// The node count at which the budget runs out, as at the deadline.
+    node_budget: u64,
+    /// The node count at which the current test gives up (`u64::MAX`: none).
+    allowance: u64,
     /// The ply at which lines are cut; `u32::MAX` for none.
     limit: u32,
     /// Move lists, one per ply, kept between nodes.
@@ -206,6 +217,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             deadline: limits.deadline,
             deadline_active: false,
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
+            node_budget: limits.node_budget.unwrap_or(u64::MAX),
+            allowance: u64::MAX,
             limit: u32::MAX,
             buffers: Vec::new(),
             range,
@@ -421,6 +434,15 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         self.nodes += children.len() as u64;
         let mut bounds = vec![(-S::INFINITY, S::INFINITY); moves.len()];
         let mut cut = vec![false; moves.len()];
+        // A position whose score the game knows (from an opening book): no
+        // move scores more, and a move that reaches it is a best move.
+        let known = if target == u32::MAX { root.solved().map(|(value, plies)| S::new(value, plies)) } else { None };
+        if let Some(known) = known {
+            for b in &mut bounds {
+                b.1 = b.1.min(known);
+            }
+            self.reach(&children, &rank, &mut bounds, &mut cut, target, known);
+        }
         // First, what each move is worth in kind (loss, draw, win): two
         // null windows each, so that a winning move is known early even if
         // the budget runs out before every distance is.
@@ -476,6 +498,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             result.best_move =
                 line.first().copied().or_else(|| moves.iter().find(|m| m.score == Some(best)).map(|m| m.mv));
             result.principal_variation = line;
+        } else if let Some(i) = known.and_then(|k| ranked.iter().copied().find(|&i| bounds[i].0 >= k)) {
+            // The known score, and a move proven to reach it.
+            result.exact = false;
+            result.score = bounds[i].0.score();
+            result.best_move = Some(moves[i].mv);
+            result.principal_variation = vec![moves[i].mv];
         } else {
             result.exact = false;
             // What is proven beats the iteration's guess, which may be only
@@ -500,6 +528,45 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
         }
         result.root_moves = moves;
+    }
+
+    /// Looks for a root move that reaches `known`, the root's own score:
+    /// one null window per move, each move in turn given an allowance of
+    /// positions that doubles every round, so that one move that is hard to
+    /// refute does not hold up one that is easy to prove. Stops at the first
+    /// move that reaches it, or when the budget runs out.
+    fn reach(
+        &mut self,
+        children: &[G],
+        rank: &[usize],
+        bounds: &mut [(S, S)],
+        cut: &mut [bool],
+        target: u32,
+        known: S,
+    ) {
+        let mut allowance = FIRST_ALLOWANCE;
+        while self.stop == Stop::Running {
+            let mut open = false;
+            for &i in rank {
+                if bounds[i].1 < known {
+                    continue;
+                }
+                open = true;
+                self.allowance = self.nodes.saturating_add(allowance);
+                self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, known);
+                self.allowance = u64::MAX;
+                if self.stop == Stop::Allowance {
+                    self.stop = Stop::Running;
+                }
+                if bounds[i].0 >= known || self.stop != Stop::Running {
+                    return;
+                }
+            }
+            if !open {
+                return;
+            }
+            allowance = allowance.saturating_mul(2);
+        }
     }
 
     /// The principal variation of a position whose score at `limit` is
@@ -551,8 +618,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         if self.stop == Stop::Running {
             if self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)) || self.nodes > self.max_nodes {
                 self.stop = Stop::Cancelled;
-            } else if self.deadline_active && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            } else if self.deadline_active
+                && (self.nodes > self.node_budget || self.deadline.is_some_and(|d| Instant::now() >= d))
+            {
                 self.stop = Stop::Deadline;
+            } else if self.nodes > self.allowance {
+                self.stop = Stop::Allowance;
             }
         }
         self.next_check = if self.stop == Stop::Running { self.nodes + CHECK_INTERVAL } else { 0 };

@@ -165,6 +165,10 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
     /// The searches give up (as if cancelled) after about this many positions.
     pub max_nodes: Option<u64>,
+    /// The engine answers with what it has after about this many positions,
+    /// as at the deadline: a budget that, unlike time, gives the same answer
+    /// on every run (the other searches ignore it).
+    pub node_budget: Option<u64>,
 }
 
 /// The exact score of one root move, as plain minimax found it.

@@ -319,7 +319,8 @@ mod tests {
         for &key in &keys {
             table.store(key, key as i32 & 0xff, Bound::Upper, 2, 9, false, key);
         }
-        let kept = keys.iter().filter(|&&key| table.probe(key).is_some_and(|hit| hit.score == key as i32 & 0xff)).count();
+        let kept =
+            keys.iter().filter(|&&key| table.probe(key).is_some_and(|hit| hit.score == key as i32 & 0xff)).count();
         assert_eq!(kept, keys.len(), "131,072 buckets hold 10,000 keys");
         for _ in 0..GENERATIONS {
             table.new_search();
