@@ -148,6 +148,13 @@ fn with_the_book_the_empty_board_is_solved_column_by_column() {
     assert_eq!(result.best_move, Some(3));
     assert_eq!(result.score, Score::new(1, 41));
     assert!(result.book_hits > 0);
+    // The line of best play reaches the book at least: the position after
+    // its first 12 moves is one the book says X wins 29 plies later.
+    let line = &result.principal_variation;
+    assert!(line.len() >= 12, "{line:?}");
+    assert_eq!(line[0], 3);
+    let after = line[..12].iter().fold(Connect4::from_bitboards(0, 0), |p, &c| p.play(c));
+    assert_eq!(book.probe(&after), Some((1, 29)), "{line:?}");
 }
 
 #[test]

@@ -136,6 +136,10 @@ const DEEPENING_CAP: Duration = Duration::from_millis(5);
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
+/// The fewest positions the line of best play may take after every root
+/// move is scored with the help of the game's book (see
+/// `score_root_moves`).
+const LINE_ALLOWANCE: u64 = 1 << 16;
 /// The first allowance, in positions, of each root move's turn at reaching
 /// a score the game knows; it doubles every round.
 const FIRST_ALLOWANCE: u64 = 1 << 14;
@@ -429,7 +433,16 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let mv = moves[i].mv;
             (Some(mv) != result.best_move, std::cmp::Reverse(hint(mv)))
         });
+        // A move the position's symmetry makes the twin of one before it
+        // scores the same: it is not searched, and takes its twin's score.
+        let twins: Vec<Option<usize>> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| root.twin(m.mv).and_then(|t| moves[..i].iter().position(|n| n.mv == t)))
+            .collect();
+        rank.retain(|&i| twins[i].is_none());
         self.deadline_active = true;
+        let (scoring_from, book_hits) = (self.nodes, self.book_hits);
         let children: Vec<G> = moves.iter().map(|m| root.play(m.mv)).collect();
         self.nodes += children.len() as u64;
         let mut bounds = vec![(-S::INFINITY, S::INFINITY); moves.len()];
@@ -472,6 +485,11 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
             }
         }
+        for (i, twin) in twins.iter().enumerate() {
+            if let Some(j) = *twin {
+                (bounds[i], cut[i]) = (bounds[j], cut[j]);
+            }
+        }
         let mut solved = 0;
         for (i, m) in moves.iter_mut().enumerate() {
             let (low, high) = bounds[i];
@@ -490,7 +508,20 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             let exact = moves.iter().all(|m| m.exact);
             self.stop = Stop::Running;
             self.deadline_active = false;
+            // Scores the book gave cheaply say nothing of the line past
+            // its reach, a fresh search that can cost many times more: the
+            // line then takes at most as many positions as the scores did,
+            // and a line cut short is still the start of the line of best
+            // play.
+            if self.book_hits > book_hits {
+                let spent = self.nodes.saturating_sub(scoring_from);
+                self.allowance = self.nodes.saturating_add(spent.max(LINE_ALLOWANCE));
+            }
             let line = self.line(root, from_score::<S>(best), target, None);
+            self.allowance = u64::MAX;
+            if self.stop == Stop::Allowance {
+                self.stop = Stop::Running;
+            }
             result.score = best;
             result.exact = exact;
             // Searched to the end, no line is longer than the game.

@@ -112,6 +112,15 @@ pub trait Game: Clone {
         let _ = moves;
     }
 
+    /// A move whose score equals `mv`'s in this position because the
+    /// position is symmetric (a Connect Four board that is its own mirror
+    /// image, say), other than `mv` itself. The engine scores only one of
+    /// the two. The default knows no symmetry.
+    fn twin(&self, mv: Self::Move) -> Option<Self::Move> {
+        let _ = mv;
+        None
+    }
+
     /// [`Game::engine_moves`] for a position reached by a move that
     /// [`Game::engine_moves`] wrote under [`Tactics::Safe`]: the side to move
     /// is known to have no win at once, so the game need not look for one

@@ -200,6 +200,13 @@ impl Game for Connect4 {
         }
     }
 
+    /// On a board that is its own mirror image, column `c` and column
+    /// `6 - c`.
+    fn twin(&self, column: u8) -> Option<u8> {
+        let twin = WIDTH as u8 - 1 - column;
+        (twin != column && self.mirrored() == *self).then_some(twin)
+    }
+
     /// A win at once if there is one; otherwise the moves that do not hand
     /// the opponent a win at once (blocking a threat when there is one,
     /// never playing just below the opponent's winning cell), ordered by
@@ -331,6 +338,18 @@ mod tests {
                 assert_eq!(full, quick);
             }
         }
+    }
+
+    #[test]
+    fn only_a_symmetric_board_has_twin_columns() {
+        assert_eq!(after("").twin(0), Some(6));
+        assert_eq!(after("44").twin(2), Some(4));
+        assert_eq!(after("44").twin(3), None, "the centre is its own mirror");
+        assert_eq!(after("3355").twin(1), Some(5));
+        assert_eq!(after("17").twin(1), None, "X left, O right");
+        assert_eq!(after("4").twin(0), Some(6));
+        assert_eq!(after("43").twin(0), None);
+        assert_eq!(after("12").twin(0), None);
     }
 
     #[test]
