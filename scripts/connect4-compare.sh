@@ -17,6 +17,9 @@
 #             book) plays X, first, against BitBully with its 12-ply book as
 #             O, which plays a random best move (seeded). Every move of
 #             bestmove must be one of BitBully's best; bestmove must win.
+#   empty     EMPTY_RUNS full answers for the empty board from the server
+#             with the book (engine.elapsed_us each; the target is at most
+#             100 ms), every column checked against BitBully with its book.
 #
 # The BitBully side runs in a virtual environment under target/compare-venv;
 # the logic is in scripts/connect4_compare.py. Two release servers: one
@@ -26,7 +29,7 @@
 #
 # Usage: scripts/connect4-compare.sh [> results.md]   (from anywhere in the repo)
 # Knobs (env): COUNT (16), SEED (1), MIN_STONES (9), MAX_STONES (13), ROUNDS (3),
-#              GAMES (10), GAME_SEED (1), TIME_MS (600000), TIMEOUT_S (900: the
+#              GAMES (10), GAME_SEED (1), EMPTY_RUNS (5), TIME_MS (600000), TIMEOUT_S (900: the
 #              most the comparison itself may take, the build aside),
 #              BITBULLY_VERSION (0.0.79), BITBULLY_DATABASES_VERSION (0.0.2).
 # Progress: one line per position and per game as they finish.
@@ -42,6 +45,7 @@ MAX_STONES=${MAX_STONES:-13}
 ROUNDS=${ROUNDS:-3}
 GAMES=${GAMES:-10}
 GAME_SEED=${GAME_SEED:-1}
+EMPTY_RUNS=${EMPTY_RUNS:-5}
 TIME_MS=${TIME_MS:-600000}
 TIMEOUT_S=${TIMEOUT_S:-900}
 BITBULLY_VERSION=${BITBULLY_VERSION:-0.0.79}
@@ -88,9 +92,9 @@ echo
 echo "Machine: $(nproc) CPUs, $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "bestmove $(git rev-parse --short HEAD); bitbully $("$VENV/bin/python" -c 'import bitbully; print(bitbully.__version__)'), bitbully-databases $BITBULLY_DATABASES_VERSION"
-echo "Command: COUNT=$COUNT SEED=$SEED MIN_STONES=$MIN_STONES MAX_STONES=$MAX_STONES ROUNDS=$ROUNDS GAMES=$GAMES GAME_SEED=$GAME_SEED scripts/connect4-compare.sh"
+echo "Command: COUNT=$COUNT SEED=$SEED MIN_STONES=$MIN_STONES MAX_STONES=$MAX_STONES ROUNDS=$ROUNDS GAMES=$GAMES GAME_SEED=$GAME_SEED EMPTY_RUNS=$EMPTY_RUNS scripts/connect4-compare.sh"
 echo
 timeout "$TIMEOUT_S" "$VENV/bin/python" -u scripts/connect4_compare.py \
   --plain-url "http://127.0.0.1:$PLAIN_PORT" --book-url "http://127.0.0.1:$BOOK_PORT" \
   --count "$COUNT" --seed "$SEED" --min-stones "$MIN_STONES" --max-stones "$MAX_STONES" --rounds "$ROUNDS" \
-  --time-ms "$TIME_MS" --games "$GAMES" --game-seed "$GAME_SEED"
+  --time-ms "$TIME_MS" --games "$GAMES" --game-seed "$GAME_SEED" --empty-runs "$EMPTY_RUNS"

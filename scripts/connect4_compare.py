@@ -14,6 +14,11 @@ servers this talks to. Two parts:
    plays first against BitBully with its book, which picks at random among
    its best moves. Every move of bestmove is checked against BitBully's
    scores of the position.
+3. The empty board with the book. bestmove's full answer (best move, exact
+   score and distance, every column's exact score) on the server with the
+   book, EMPTY_RUNS times: each run's `engine.elapsed_us` (the first run
+   after the games, so on a table already in use), checked against
+   BitBully's scores with its book, whose own time is printed beside.
 
 BitBully's scores follow the convention of the solver literature, that of
 tests/data/connect4-positions.txt: from the mover's side, 22 minus the
@@ -248,6 +253,37 @@ def games(args: argparse.Namespace) -> list[str]:
     return errors
 
 
+def empty_board(args: argparse.Namespace) -> list[str]:
+    print(f"Empty board with the opening book: bestmove's full answer, {args.empty_runs} runs")
+    print()
+    judge = BitBully("12-ply-dist")
+    started = time.perf_counter()
+    scores = judge.score_all_moves(board_of(""))
+    judge_s = time.perf_counter() - started
+    errors: list[str] = []
+    times = []
+    for _ in range(args.empty_runs):
+        answer = post(args.book_url, {"game": "connect4", "moves": "", "max_moves": COLUMNS}, timeout=120)
+        engine = answer["engine"]
+        times.append(engine["elapsed_us"] / 1e3)
+        if not answer["exact"]:
+            errors.append("empty board: the answer is not exact")
+        errors += [f"empty board: {problem}" for problem in compare_scores("", scores, answer)]
+        print(
+            f"- {engine['elapsed_us'] / 1e3:.1f} ms, {engine['nodes']:,} positions, {engine['book_hits']:,} book hits, "
+            f"best column {answer['best_move'] + 1}, line of {len(answer['principal_variation'])} plies",
+            flush=True,
+        )
+    print()
+    print(
+        f"Empty board: fastest {min(times):.1f} ms, median {sorted(times)[len(times) // 2]:.1f} ms, "
+        f"slowest {max(times):.1f} ms (target: at most 100 ms); BitBully with its book: {judge_s * 1e3:.1f} ms; "
+        f"scores: {'all columns agree' if not errors else f'{len(errors)} problems'}"
+    )
+    print()
+    return errors
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plain-url", required=True, help="the bestmove server without an opening book")
@@ -260,12 +296,15 @@ def main() -> int:
     parser.add_argument("--time-ms", type=int, default=600_000)
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--game-seed", type=int, default=1)
+    parser.add_argument("--empty-runs", type=int, default=5)
     args = parser.parse_args()
     errors = []
     if args.count > 0:
         errors += speed(args)
     if args.games > 0:
         errors += games(args)
+    if args.empty_runs > 0:
+        errors += empty_board(args)
     for error in errors:
         print(f"ERROR: {error}", file=sys.stderr)
     return 1 if errors else 0
