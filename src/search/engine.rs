@@ -503,11 +503,14 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         let all = solved == moves.len();
         if all {
             // Every move scored at the target depth: the best of them is the
-            // answer, and its line is walked at that depth.
+            // answer, and its line is walked at that depth, within what is
+            // left of the budget (a line cut short is still the start of the
+            // line of best play).
             let best = moves.iter().filter_map(|m| m.score).max().expect("a position with moves");
             let exact = moves.iter().all(|m| m.exact);
-            self.stop = Stop::Running;
-            self.deadline_active = false;
+            if self.stop == Stop::Deadline {
+                self.stop = Stop::Running;
+            }
             // Scores the book gave cheaply say nothing of the line past
             // its reach, a fresh search that can cost many times more: the
             // line then takes at most as many positions as the scores did,
