@@ -80,6 +80,13 @@ pub async fn run(
         idle: Duration::from_millis(config.idle_timeout_ms),
     });
     let state = Arc::new(AppState::new(config));
+    // The first Connect Four answers should not pay for their tables' memory.
+    let warm = state.clone();
+    let _ = std::thread::Builder::new().name("warm-tables".into()).spawn(move || {
+        let started = std::time::Instant::now();
+        warm.warm_tables();
+        tracing::debug!(elapsed_ms = started.elapsed().as_millis() as u64, "transposition tables ready");
+    });
     state.metrics.connections_max.set(i64::try_from(max_connections).unwrap_or(i64::MAX));
     let (stopping_tx, stopping_rx) = watch::channel(false);
     let mut acceptor = Acceptor {

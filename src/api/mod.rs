@@ -75,11 +75,17 @@ impl AppState {
                 config.max_buffered_body_bytes.max(config.max_body_bytes).min(Semaphore::MAX_PERMITS),
             )),
             admitted: AtomicUsize::new(0),
-            tables: answer::TablePool::new(config.tt_mib << 20),
+            tables: answer::TablePool::new(config.tt_mib << 20, config.search_slots()),
             ready: AtomicBool::new(true),
             metrics: Metrics::new(),
             config,
         }
+    }
+
+    /// Makes the Connect Four tables the search slots keep, with all their
+    /// memory, ahead of the first searches (see [`answer::TablePool::warm`]).
+    pub fn warm_tables(&self) {
+        self.tables.warm();
     }
 
     /// Marks the service as draining: `/readyz` answers 503 from now on.

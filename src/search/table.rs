@@ -80,6 +80,12 @@ impl Table {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// Writes every entry once, so that all of the table's memory is taken
+    /// from the system now rather than during a search.
+    pub fn prefault(&mut self) {
+        self.buckets.fill(Bucket::default());
+    }
+
     /// Forgets everything stored so far.
     pub fn new_search(&mut self) {
         self.generation = (self.generation + 1) % GENERATIONS;
