@@ -83,7 +83,7 @@ impl AppState {
     }
 
     /// Makes the Connect Four tables the search slots keep, with all their
-    /// memory, ahead of the first searches (see [`answer::TablePool::warm`]).
+    /// memory, ahead of the first searches, so that they pay no page faults.
     pub fn warm_tables(&self) {
         self.tables.warm();
     }
