@@ -178,6 +178,20 @@ fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score(
     assert_eq!(child.score, Score::new(-value, plies - 1), "column {} does not reach the book's score", best + 1);
 }
 
+#[test]
+fn with_the_book_a_budget_cut_plays_a_move_not_yet_proven_short_of_the_books_score() {
+    let Some(book) = book() else { return };
+    // Only column 6 wins (in 29 plies); columns 3 and 7 draw, and ruling
+    // them out takes about as long as proving column 6. The budget ends
+    // after they are ruled out, before column 6 is proven.
+    let root = position("444447322226").with_book(Some(book));
+    let mut table = Table::with_bytes(64 << 20);
+    let limits = Limits { node_budget: Some(8_000_000), ..Limits::default() };
+    let result = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    assert!(!result.exact);
+    assert_eq!(result.best_move, Some(5), "{:?}", result.root_moves);
+}
+
 /// A brute-force solver that shares nothing with the engine: a 7 x 6 array
 /// and plain negamax over every line to the end.
 mod brute {

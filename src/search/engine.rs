@@ -132,7 +132,7 @@ const CHECK_INTERVAL: u64 = 1 << 12;
 /// rest: deepening is what answers when the budget runs out, scoring is
 /// what answers exactly.
 const DEEPENING_SHARE: u32 = 16;
-const DEEPENING_CAP: Duration = Duration::from_millis(5);
+const DEEPENING_CAP: Duration = Duration::from_millis(20);
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
@@ -544,7 +544,15 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             // "nothing forced within its depth": a move proven at least a
             // draw, or proven better than the guess can be; and a guess
             // proven to lose gives way to the move with the most hope.
+            // With the position's score known, only the moves not yet
+            // proven short of it are candidates.
             let draw = S::new(0, 0);
+            let mut ranked = ranked;
+            if let Some(k) = known {
+                if ranked.iter().any(|&i| bounds[i].1 >= k) {
+                    ranked.retain(|&i| bounds[i].1 >= k);
+                }
+            }
             let guess = ranked.iter().copied().find(|&i| Some(moves[i].mv) == result.best_move);
             let surest = ranked.iter().copied().max_by_key(|&i| (bounds[i].0, std::cmp::Reverse(i)));
             let hopeful = ranked.iter().copied().max_by_key(|&i| (bounds[i].1, std::cmp::Reverse(i)));
@@ -556,6 +564,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 (_, Some(i)) if guess_high < draw => Some(i),
                 _ => None,
             };
+            // A guess proven short of the known score gives way.
+            let better = better.or(if known.is_some() && guess.is_none() { ranked.first().copied() } else { None });
             if let Some(i) = better.filter(|&i| Some(i) != guess) {
                 result.best_move = Some(moves[i].mv);
                 result.principal_variation = vec![moves[i].mv];
