@@ -106,6 +106,13 @@ impl Connect4 {
         (self.mask + BOTTOM) & BOARD
     }
 
+    /// The cell where a stone dropped in `column` lands (0 when the column
+    /// is full).
+    #[inline(always)]
+    fn landing(&self, column: u8) -> u64 {
+        (self.mask + (1 << (column as u32 * (HEIGHT + 1)))) & column_mask(column as u32)
+    }
+
     /// The same position seen in a mirror: column `c` becomes `6 - c`.
     pub fn mirrored(&self) -> Connect4 {
         let flip = |board: u64| {
@@ -163,7 +170,7 @@ impl Game for Connect4 {
 
     #[inline(always)]
     fn play(&self, column: u8) -> Connect4 {
-        let cell = (self.mask + (1 << (column as u32 * (HEIGHT + 1)))) & column_mask(column as u32);
+        let cell = self.landing(column);
         Connect4 { current: self.current ^ self.mask, mask: self.mask | cell, book: self.book }
     }
 
@@ -252,8 +259,7 @@ impl Game for Connect4 {
     #[inline]
     fn rank_moves(&self, moves: &mut [(u8, i32)]) {
         for (column, hint) in moves {
-            let cell = (self.mask + (1 << (*column as u32 * (HEIGHT + 1)))) & column_mask(*column as u32);
-            *hint += winning_cells(self.current | cell, self.mask).count_ones() as i32 * 8;
+            *hint += winning_cells(self.current | self.landing(*column), self.mask).count_ones() as i32 * 8;
         }
     }
 }
