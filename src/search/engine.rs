@@ -277,7 +277,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             // An exact result gives the first best line, as minimax does; a
             // cut one leads with the move the search found good enough.
             let first = if complete { None } else { self.proven_best };
-            let line = self.line(root, score, limit, first);
+            // A complete iteration's score holds at every greater depth,
+            // but a move its search pruned may keep that score only at the
+            // iteration's own depth: the line is walked at the depth asked
+            // (to the end when none was), as minimax would choose there.
+            let walk = if complete { target } else { limit };
+            let line = self.line(root, score, walk, first);
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
