@@ -521,15 +521,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             // line then takes at most as many positions as the scores did,
             // and a line cut short is still the start of the line of best
             // play.
-            if self.book_hits > book_hits {
-                let spent = self.nodes.saturating_sub(scoring_from);
-                self.allowance = self.nodes.saturating_add(spent.max(LINE_ALLOWANCE));
-            }
-            let line = self.line(root, from_score::<S>(best), target, None);
-            self.allowance = u64::MAX;
-            if self.stop == Stop::Allowance {
-                self.stop = Stop::Running;
-            }
+            let positions = if self.book_hits > book_hits {
+                self.nodes.saturating_sub(scoring_from).max(LINE_ALLOWANCE)
+            } else {
+                u64::MAX
+            };
+            let line = self.with_allowance(positions, |engine| engine.line(root, from_score::<S>(best), target, None));
             result.score = best;
             result.exact = exact;
             // Searched to the end, no line is longer than the game.
@@ -601,12 +598,9 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                     continue;
                 }
                 open = true;
-                self.allowance = self.nodes.saturating_add(allowance);
-                self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, known);
-                self.allowance = u64::MAX;
-                if self.stop == Stop::Allowance {
-                    self.stop = Stop::Running;
-                }
+                self.with_allowance(allowance, |engine| {
+                    engine.narrow(&children[i], &mut bounds[i], &mut cut[i], target, known)
+                });
                 if bounds[i].0 >= known || self.stop != Stop::Running {
                     return;
                 }
@@ -616,6 +610,19 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
             allowance = allowance.saturating_mul(2);
         }
+    }
+
+    /// Runs `work` with at most `positions` more positions (`u64::MAX`:
+    /// no allowance). A spent allowance stops `work` only: the search goes
+    /// on after it.
+    fn with_allowance<T>(&mut self, positions: u64, work: impl FnOnce(&mut Self) -> T) -> T {
+        self.allowance = self.nodes.saturating_add(positions);
+        let done = work(self);
+        self.allowance = u64::MAX;
+        if self.stop == Stop::Allowance {
+            self.stop = Stop::Running;
+        }
+        done
     }
 
     /// The principal variation of a position whose score at `limit` is
