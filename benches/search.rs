@@ -93,7 +93,7 @@ fn connect4_phase(stones: std::ops::RangeInclusive<u32>) -> Vec<Connect4> {
 
 /// Solves every column of every position exactly; the positions visited.
 fn connect4_solve(positions: &[Connect4], table: &mut Table) -> u64 {
-    let options = EngineOptions { score_root_moves: true };
+    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
     positions
         .iter()
         .map(|p| {

@@ -32,14 +32,20 @@ fn main() {
             .and_then(|ms| ms.parse().ok())
             .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
         let limits = Limits { deadline, ..Limits::default() };
-        let result = engine(&position, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |p| {
-            if std::env::var_os("PROGRESS").is_some() {
-                eprintln!(
-                    "  depth {} best {:?} score {:?} pv {:?}",
-                    p.depth, p.best_move, p.score, p.principal_variation
-                )
-            }
-        })
+        let result = engine(
+            &position,
+            limits,
+            &mut table,
+            EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+            &mut |p| {
+                if std::env::var_os("PROGRESS").is_some() {
+                    eprintln!(
+                        "  depth {} best {:?} score {:?} pv {:?}",
+                        p.depth, p.best_move, p.score, p.principal_variation
+                    )
+                }
+            },
+        )
         .expect("not cancelled");
         total += result.elapsed;
         let scores: Vec<String> = result

@@ -48,12 +48,12 @@ fn literature_to_score(s: i32, stones: u32) -> Score {
 #[test]
 fn the_engine_scores_every_column_of_every_reference_position_exactly() {
     let mut table = Table::with_bytes(16 << 20);
-    for reference in references() {
+    for (i, reference) in references().iter().enumerate() {
         let root = position(&reference.moves);
         let stones = reference.moves.len() as u32;
-        let result =
-            engine(&root, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {})
-                .unwrap();
+        // Scoring first or deepening first, the scores are the same.
+        let options = EngineOptions { score_root_moves: true, deepen_first: i % 2 == 1 };
+        let result = engine(&root, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
         assert!(result.exact, "{}", reference.moves);
         let expected: Vec<(u8, Score)> = reference
             .scores
@@ -139,8 +139,14 @@ fn with_the_book_the_empty_board_is_solved_column_by_column() {
     let Some(book) = book() else { return };
     let root = Connect4::from_bitboards(0, 0).with_book(Some(book));
     let mut table = Table::with_bytes(64 << 20);
-    let result =
-        engine(&root, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let result = engine(
+        &root,
+        Limits::default(),
+        &mut table,
+        EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+        &mut |_| {},
+    )
+    .unwrap();
     let expected = [-2, -1, 0, 1, 0, -1, -2].map(|s| literature_to_score(s, 0));
     let found: Vec<Score> = result.root_moves.iter().map(|m| m.score.expect("scored")).collect();
     assert_eq!(found, expected);
@@ -166,7 +172,14 @@ fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score(
     let (value, plies) = book.probe(&root).expect("listed");
     let mut table = Table::with_bytes(64 << 20);
     let limits = Limits { node_budget: Some(1_000_000), ..Limits::default() };
-    let result = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let result = engine(
+        &root,
+        limits,
+        &mut table,
+        EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(!result.exact, "the budget cut the scoring of the columns");
     assert!(result.root_moves.iter().any(|m| m.score.is_none()));
     assert_eq!(result.score, Score::new(value, plies));
@@ -187,7 +200,14 @@ fn with_the_book_a_budget_cut_plays_a_move_not_yet_proven_short_of_the_books_sco
     let root = position("444447322226").with_book(Some(book));
     let mut table = Table::with_bytes(64 << 20);
     let limits = Limits { node_budget: Some(8_000_000), ..Limits::default() };
-    let result = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let result = engine(
+        &root,
+        limits,
+        &mut table,
+        EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(!result.exact);
     assert_eq!(result.best_move, Some(5), "{:?}", result.root_moves);
 }
@@ -301,9 +321,14 @@ fn endgames_from_random_games_match_a_brute_force_solver_column_by_column() {
     while checked < 12 {
         let stones = 33 + rng.usize(..3);
         let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
-        let result =
-            engine(&root, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {})
-                .unwrap();
+        let result = engine(
+            &root,
+            Limits::default(),
+            &mut table,
+            EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+            &mut |_| {},
+        )
+        .unwrap();
         let mut board = brute::Board::new(&moves);
         for m in &result.root_moves {
             let mut child = board.clone();
@@ -339,7 +364,14 @@ fn at_a_fixed_depth_the_engine_scores_as_minimax_does_on_random_positions() {
         let mm = minimax(&root, limits).unwrap();
         // Deepening shares one table across depths 1..=depth: entries of a
         // shallower iteration must not pass for deeper ones.
-        let all = engine(&root, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+        let all = engine(
+            &root,
+            limits,
+            &mut table,
+            EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(all.score, mm.score, "{moves} at depth {depth}");
         let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
         let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();

@@ -247,8 +247,14 @@ fn the_engine_solves_the_empty_board_in_fewer_positions_than_alpha_beta() {
     assert!(en.nodes < ab.nodes, "engine {} positions, alpha-beta {}", en.nodes, ab.nodes);
     // Every root move scored by the engine matches plain minimax too.
     let mm = minimax(&game, Limits::default()).unwrap();
-    let all =
-        engine(&game, Limits::default(), &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
+    let all = engine(
+        &game,
+        Limits::default(),
+        &mut table,
+        EngineOptions { score_root_moves: true, ..EngineOptions::default() },
+        &mut |_| {},
+    )
+    .unwrap();
     let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
     let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
     assert_eq!(scores, expected);

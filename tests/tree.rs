@@ -295,9 +295,15 @@ proptest! {
                 prop_assert_eq!(en.best_move, mm.best_move);
             }
         }
-        let all = engine(&game, limits, &mut table, EngineOptions { score_root_moves: true }, &mut |_| {}).unwrap();
-        let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+        // Every root move's score, whether the engine scores the moves
+        // first or deepens first.
         let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
-        prop_assert_eq!(scores, expected);
+        for deepen_first in [false, true] {
+            let options = EngineOptions { score_root_moves: true, deepen_first };
+            let all = engine(&game, limits, &mut table, options, &mut |_| {}).unwrap();
+            let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
+            prop_assert_eq!(&scores, &expected);
+            prop_assert_eq!(all.score, mm.score);
+        }
     }
 }

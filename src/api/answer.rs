@@ -29,6 +29,9 @@ pub struct Context<'a> {
     /// Plain minimax and alpha-beta search Connect Four to the deepest
     /// depth whose plain minimax search visits at most this many positions.
     pub compare_max_nodes: u64,
+    /// True when the client watches the search's progress (an event
+    /// stream): the engine then deepens first, which is what reports it.
+    pub watched: bool,
 }
 
 /// Transposition tables for Connect Four searches: made on first use (or
@@ -554,10 +557,10 @@ fn connect4_answer(
     let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
     let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
     let alphabeta_result = alpha_beta(&game, limits)?;
+    let options = EngineOptions { score_root_moves: true, deepen_first: context.watched };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
-    let engine_result =
-        run_engine(&game, request, context, table, EngineOptions { score_root_moves: true }, 1, cancel, progress)?;
+    let engine_result = run_engine(&game, request, context, table, options, 1, cancel, progress)?;
     drop(pooled);
 
     let mut rng = fastrand::Rng::with_seed(request.seed);

@@ -100,6 +100,7 @@ impl AppState {
             tables: &self.tables,
             max_search_ms: self.config.max_search_ms,
             compare_max_nodes: self.config.compare_max_nodes,
+            watched: false,
         }
     }
 

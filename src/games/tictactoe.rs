@@ -369,6 +369,11 @@ impl Game for TicTacToe {
         Some((-1, 1))
     }
 
+    /// Only the player who just moved can complete a line.
+    fn last_mover_wins(&self) -> bool {
+        true
+    }
+
     /// A win at once if there is one; otherwise the moves that leave the
     /// opponent no win at once (the one cell that blocks, when there is a
     /// single threat), centre first, then corners, then edges.

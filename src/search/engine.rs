@@ -41,6 +41,12 @@ use super::{Cancelled, Game, Limits, Score, Tactics};
 pub struct EngineOptions {
     /// Find every root move's own score, not only the best one's.
     pub score_root_moves: bool,
+    /// With `score_root_moves`, deepen before scoring even when searching
+    /// to the end, for a caller that watches the iterations through
+    /// `progress`. Otherwise a search to the end scores the moves first,
+    /// within a share of the budget, and deepens (which answers only when
+    /// the budget runs out) only when that is not enough.
+    pub deepen_first: bool,
 }
 
 /// One root move, as the engine scored it.
@@ -133,6 +139,12 @@ const CHECK_INTERVAL: u64 = 1 << 12;
 /// what answers exactly.
 const DEEPENING_SHARE: u32 = 16;
 const DEEPENING_CAP: Duration = Duration::from_millis(20);
+/// Searched to the end, the root moves are first scored within this share
+/// of the budget, before any deepening.
+const FIRST_SCORING_SHARE: u32 = 8;
+/// The first tests of a move's distance to the end step just past the bound
+/// its kind's test proved; then the tests halve what is left.
+const WALK_STEPS: u32 = 2;
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
@@ -152,6 +164,32 @@ enum Stop {
     Allowance,
     Deadline,
     Cancelled,
+}
+
+/// The scoring of every root move, which may run in more than one part.
+struct RootScoring<G: Game, S> {
+    moves: Vec<EngineMove<G::Move>>,
+    children: Vec<G>,
+    /// For a move whose score is its twin's (see [`Game::twin`]), the twin.
+    twins: Vec<Option<usize>>,
+    /// What is proven of each move's score: at least, at most.
+    bounds: Vec<(S, S)>,
+    /// Whether a line below the move was cut by the depth limit.
+    cut: Vec<bool>,
+    /// The root's score, when the game knows it.
+    known: Option<S>,
+    /// The moves searched, in the order of the last part.
+    rank: Vec<usize>,
+    /// The engine's positions and book hits when the scoring began.
+    from: u64,
+    book_hits: u64,
+}
+
+impl<G: Game, S: Packed> RootScoring<G, S> {
+    /// True when every move searched has its score.
+    fn scored(&self) -> bool {
+        self.twins.iter().zip(&self.bounds).all(|(twin, (low, high))| twin.is_some() || low == high)
+    }
 }
 
 struct Engine<'a, G: Game, S> {
@@ -202,7 +240,14 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                     if value == 0 {
                         candidates.push(S::new(0, 0));
                     } else {
-                        candidates.extend((1..=plies).map(|ply| S::new(value, ply)));
+                        // Wins for the side to move at odd plies, losses
+                        // at even ones, when the game says so.
+                        let parity = if value > 0 { 1 } else { 0 };
+                        candidates.extend(
+                            (1..=plies)
+                                .filter(|ply| !root.last_mover_wins() || ply % 2 == parity)
+                                .map(|ply| S::new(value, ply)),
+                        );
                     }
                 }
                 candidates.sort();
@@ -261,10 +306,38 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         }
         let target = self.target;
         let deadline = self.deadline;
+        let mut scoring = None;
         if options.score_root_moves {
-            let budget = deadline.map_or(DEEPENING_CAP, |d| d.saturating_duration_since(started));
+            let mut moves = self.start_scoring(root, target);
+            if target == u32::MAX && !options.deepen_first {
+                // Searched to the end, most positions are scored long
+                // before the budget runs out, and deepening, which answers
+                // only then, would be wasted: scoring comes first, within a
+                // share of the budget (in time, and in positions when the
+                // budget is counted in positions). Deepening runs only when
+                // that is not enough, and what the scoring proved is kept.
+                let share = deadline.map(|d| d.saturating_duration_since(started) / FIRST_SCORING_SHARE);
+                self.deadline = deadline.zip(share).map(|(d, share)| d.min(started + share));
+                let positions = match self.node_budget {
+                    u64::MAX => u64::MAX,
+                    budget => budget / u64::from(FIRST_SCORING_SHARE),
+                };
+                self.with_allowance(positions, |engine| engine.score_moves(root, target, &mut moves, None));
+                if self.stop == Stop::Cancelled {
+                    return Err(Cancelled);
+                }
+                self.stop = Stop::Running;
+                if moves.scored() {
+                    self.deadline = deadline;
+                    self.settle(root, target, moves, &mut result);
+                    return self.finish(result, started);
+                }
+            }
+            scoring = Some(moves);
+            let now = Instant::now();
+            let budget = deadline.map_or(DEEPENING_CAP, |d| d.saturating_duration_since(now));
             let share = (budget / DEEPENING_SHARE).min(DEEPENING_CAP);
-            self.deadline = Some(deadline.map_or(started + share, |d| d.min(started + share)));
+            self.deadline = Some(deadline.map_or(now + share, |d| d.min(now + share)));
         }
         let mut guess = None;
         let mut depth = 1;
@@ -310,15 +383,21 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         if self.stop == Stop::Cancelled {
             return Err(Cancelled);
         }
-        if options.score_root_moves {
+        if let Some(mut moves) = scoring {
             // Deepening's share is spent (or its answer is final): the rest
-            // of the budget scores the moves.
+            // of the budget scores the moves, its best move first.
             self.deadline = deadline;
             self.stop = Stop::Running;
-            self.score_root_moves(root, target, &mut result);
-            if self.stop == Stop::Cancelled {
-                return Err(Cancelled);
-            }
+            self.score_moves(root, target, &mut moves, result.best_move);
+            self.settle(root, target, moves, &mut result);
+        }
+        self.finish(result, started)
+    }
+
+    /// The result with the engine's counts, unless the search was cancelled.
+    fn finish(&self, mut result: EngineResult<G::Move>, started: Instant) -> Result<EngineResult<G::Move>, Cancelled> {
+        if self.stop == Stop::Cancelled {
+            return Err(Cancelled);
         }
         result.nodes = self.nodes;
         result.table_hits = self.hits;
@@ -421,23 +500,11 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         *cut |= self.cuts != cuts;
     }
 
-    /// Scores every root move in turn, at the target depth, for as long as
-    /// the budget lasts, and settles the answer from them.
-    fn score_root_moves(&mut self, root: &G, target: u32, result: &mut EngineResult<G::Move>) {
-        self.limit = target;
-        self.next_check = self.nodes;
-        let mut moves: Vec<EngineMove<G::Move>> =
+    /// Sets up the scoring of every root move at the target depth: nothing
+    /// known of any move yet, except that none beats a score the game knows.
+    fn start_scoring(&mut self, root: &G, target: u32) -> RootScoring<G, S> {
+        let moves: Vec<EngineMove<G::Move>> =
             root.moves().map(|mv| EngineMove { mv, score: None, exact: false }).collect();
-        // The iteration's best move first, then the game's order of preference.
-        let mut order: Vec<(G::Move, i32)> = Vec::new();
-        let _ = root.engine_moves(&mut order);
-        root.rank_moves(&mut order);
-        let mut rank: Vec<usize> = (0..moves.len()).collect();
-        let hint = |mv: G::Move| order.iter().find(|(m, _)| *m == mv).map_or(i32::MIN, |&(_, h)| h);
-        rank.sort_by_key(|&i| {
-            let mv = moves[i].mv;
-            (Some(mv) != result.best_move, std::cmp::Reverse(hint(mv)))
-        });
         // A move the position's symmetry makes the twin of one before it
         // scores the same: it is not searched, and takes its twin's score.
         let twins: Vec<Option<usize>> = moves
@@ -445,21 +512,38 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             .enumerate()
             .map(|(i, m)| root.twin(m.mv).and_then(|t| moves[..i].iter().position(|n| n.mv == t)))
             .collect();
-        rank.retain(|&i| twins[i].is_none());
-        self.deadline_active = true;
-        let (scoring_from, book_hits) = (self.nodes, self.book_hits);
         let children: Vec<G> = moves.iter().map(|m| root.play(m.mv)).collect();
+        let (from, book_hits) = (self.nodes, self.book_hits);
         self.nodes += children.len() as u64;
-        let mut bounds = vec![(-S::INFINITY, S::INFINITY); moves.len()];
-        let mut cut = vec![false; moves.len()];
         // A position whose score the game knows (from an opening book): no
         // move scores more, and a move that reaches it is a best move.
         let known = if target == u32::MAX { root.solved().map(|(value, plies)| S::new(value, plies)) } else { None };
-        if let Some(known) = known {
-            for b in &mut bounds {
-                b.1 = b.1.min(known);
-            }
-            self.reach(&children, &rank, &mut bounds, &mut cut, target, known);
+        let bounds = vec![(-S::INFINITY, known.unwrap_or(S::INFINITY)); moves.len()];
+        let cut = vec![false; moves.len()];
+        RootScoring { rank: Vec::new(), moves, twins, children, bounds, cut, known, from, book_hits }
+    }
+
+    /// Narrows the root moves' scores at the target depth, for as long as
+    /// the budget (or the allowance) lasts: the move `first` first, then
+    /// the game's order of preference. What an earlier call proved is kept,
+    /// so a call cut short can be resumed by another.
+    fn score_moves(&mut self, root: &G, target: u32, scoring: &mut RootScoring<G, S>, first: Option<G::Move>) {
+        self.limit = target;
+        self.next_check = self.nodes;
+        self.deadline_active = true;
+        let mut order: Vec<(G::Move, i32)> = Vec::new();
+        let _ = root.engine_moves(&mut order);
+        root.rank_moves(&mut order);
+        let hint = |mv: G::Move| order.iter().find(|(m, _)| *m == mv).map_or(i32::MIN, |&(_, h)| h);
+        let mut rank: Vec<usize> = (0..scoring.moves.len()).filter(|&i| scoring.twins[i].is_none()).collect();
+        rank.sort_by_key(|&i| {
+            let mv = scoring.moves[i].mv;
+            (Some(mv) != first, std::cmp::Reverse(hint(mv)))
+        });
+        scoring.rank = rank.clone();
+        let RootScoring { children, bounds, cut, known, .. } = scoring;
+        if let Some(known) = *known {
+            self.reach(children, &rank, bounds, cut, target, known);
         }
         // First, what each move is worth in kind (loss, draw, win): two
         // null windows each, so that a winning move is known early even if
@@ -476,20 +560,40 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 }
             }
         }
-        // Then every distance, the most promising moves first.
-        let mut promising = rank.clone();
+        // Then every distance, the most promising moves first. A win's
+        // distance is usually close to the bound the kind's test proved,
+        // and a loss's too: the first tests ask just past that bound, the
+        // rest halve what is left.
+        let mut promising = rank;
         promising.sort_by_key(|&i| std::cmp::Reverse(bounds[i].0));
         for &i in &promising {
+            let mut steps = 0;
             while bounds[i].0 < bounds[i].1 && self.stop == Stop::Running {
                 let (low, high) = bounds[i];
                 let first = self.candidates.partition_point(|&c| c <= low);
                 let end = self.candidates.partition_point(|&c| c <= high);
-                // With no candidate left between the bounds (lines longer
-                // than the game's hint), walk down from the upper bound.
-                let t = if first >= end { high } else { self.candidates[(first + end) / 2] };
+                steps += 1;
+                let t = if first >= end {
+                    // No candidate left between the bounds (lines longer
+                    // than the game's hint): walk down from the upper bound.
+                    high
+                } else if steps <= WALK_STEPS && low >= draw && high == S::INFINITY {
+                    self.candidates[first]
+                } else if steps <= WALK_STEPS && high < draw && low == -S::INFINITY {
+                    self.candidates[end - 1]
+                } else {
+                    self.candidates[(first + end) / 2]
+                };
                 self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
             }
         }
+    }
+
+    /// Settles the answer from the root moves' scores: when every move is
+    /// scored, the best of them and its line; otherwise the best guess
+    /// from what is proven and the deepening's answer in `result`.
+    fn settle(&mut self, root: &G, target: u32, scoring: RootScoring<G, S>, result: &mut EngineResult<G::Move>) {
+        let RootScoring { rank: ranked, mut moves, twins, mut bounds, mut cut, known, from, book_hits, .. } = scoring;
         for (i, twin) in twins.iter().enumerate() {
             if let Some(j) = *twin {
                 (bounds[i], cut[i]) = (bounds[j], cut[j]);
@@ -504,7 +608,6 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 solved += 1;
             }
         }
-        let ranked = rank;
         let all = solved == moves.len();
         if all {
             // Every move scored at the target depth: the best of them is the
@@ -521,11 +624,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             // line then takes at most as many positions as the scores did,
             // and a line cut short is still the start of the line of best
             // play.
-            let positions = if self.book_hits > book_hits {
-                self.nodes.saturating_sub(scoring_from).max(LINE_ALLOWANCE)
-            } else {
-                u64::MAX
-            };
+            let positions =
+                if self.book_hits > book_hits { self.nodes.saturating_sub(from).max(LINE_ALLOWANCE) } else { u64::MAX };
             let line = self.with_allowance(positions, |engine| engine.line(root, from_score::<S>(best), target, None));
             result.score = best;
             result.exact = exact;

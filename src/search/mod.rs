@@ -88,6 +88,15 @@ pub trait Game: Clone {
         None
     }
 
+    /// True when a game only ever ends in a win for the player who made
+    /// the last move, as in tic-tac-toe and Connect Four: a win for the
+    /// side to move here then comes an odd number of plies on, and a loss
+    /// an even number. The engine's null-window tests then skip the plies
+    /// no outcome can have. The default is false.
+    fn last_mover_wins(&self) -> bool {
+        false
+    }
+
     /// [`Game::outcome`] for a position reached by a move that
     /// [`Game::engine_moves`] said does not win at once, which a game may
     /// answer faster. The default asks [`Game::outcome`].

@@ -199,6 +199,11 @@ impl Game for Connect4 {
         Some((-1, 1))
     }
 
+    /// Only the player who just moved can complete a line.
+    fn last_mover_wins(&self) -> bool {
+        true
+    }
+
     #[inline(always)]
     fn solved(&self) -> Option<(i64, u32)> {
         match self.book {
