@@ -12,7 +12,10 @@
 //! - **A transposition table** ([`Table`]) of bounds, each tagged with the
 //!   depth it was searched to and whether any line below was cut by that
 //!   depth, so a depth-limited search and a search to the end never take
-//!   each other's values.
+//!   each other's values. Where many plies may be left, the children's
+//!   entries are looked at before any child is searched: one that already
+//!   proves a cutoff settles the position (an enhanced transposition
+//!   cutoff).
 //! - **Iterative deepening**: depth 1, 2, 3, ... each iteration ordering
 //!   moves by the last one's table, until an iteration sees every line to
 //!   its end or the time budget runs out (the first iteration always
@@ -145,6 +148,11 @@ const FIRST_SCORING_SHARE: u32 = 8;
 /// The first tests of a move's distance to the end step just past the bound
 /// its kind's test proved; then the tests halve what is left.
 const WALK_STEPS: u32 = 2;
+/// A child's table entry can settle a position without the child being
+/// searched (an enhanced transposition cutoff), at the cost of a table probe
+/// per child: worth it only where at least this many plies may be left, so
+/// that the searches it saves are large.
+const CHILD_CUT_PLIES: usize = 16;
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
@@ -917,6 +925,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         }
         order(&mut moves, hint_move);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
+        if !lazy && !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
+            if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
+                self.give_back(ply, moves);
+                return score;
+            }
+        }
 
         let mut best = -S::INFINITY;
         let mut best_move = NO_MOVE;
@@ -925,6 +939,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 pos.rank_moves(&mut moves[1..]);
                 order(&mut moves[1..], NO_MOVE);
                 self.prefetch_children(pos, &moves[1..]);
+                if !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
+                    if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
+                        self.give_back(ply, moves);
+                        return score;
+                    }
+                }
             }
             let mv = moves[i].0;
             let child = pos.play(mv);
@@ -977,6 +997,33 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
         }
         best
+    }
+
+    /// A score of at least `beta` that a child's table entry proves without
+    /// searching it (an enhanced transposition cutoff), if any.
+    fn child_cut(&mut self, pos: &G, ply: u32, moves: &[(G::Move, i32)], beta: S) -> Option<S> {
+        let table = self.table.as_deref()?;
+        let left = self.limit.saturating_sub(ply + 1);
+        let depth = self.depth_code(left);
+        for &(mv, _) in moves {
+            let Some(key) = pos.play(mv).key() else { continue };
+            let Some(hit) = table.probe(key) else { continue };
+            let usable = Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d));
+            if !usable || hit.bound == Bound::Lower {
+                continue;
+            }
+            // The child's score is at most the stored one: this position's
+            // is at least its negation.
+            let score = -S::from_table(hit.score, ply + 1);
+            if score >= beta {
+                self.hits += 1;
+                if !hit.complete {
+                    self.cuts += 1;
+                }
+                return Some(score);
+            }
+        }
+        None
     }
 
     /// Starts loading the table entries of the positions after `moves`.
