@@ -76,6 +76,57 @@ fn the_engine_scores_every_column_of_every_reference_position_exactly() {
     }
 }
 
+#[test]
+fn a_search_to_the_end_scores_the_columns_before_deepening_unless_asked_to_deepen_first() {
+    // 30 stones: every column is scored in a few milliseconds.
+    let root = position("612313147626667357672244337327");
+    let mut table = Table::with_bytes(16 << 20);
+    let limits = || Limits {
+        deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(60)),
+        ..Limits::default()
+    };
+    let first =
+        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: false }, &mut |_| {})
+            .unwrap();
+    assert!(first.exact);
+    assert_eq!(first.iterations, 0, "scored within the first share of the budget: no deepening");
+    assert_eq!(first.depth, 12, "the plies left in the game");
+    let mut iterations = 0;
+    let deepened =
+        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: true }, &mut |_| {
+            iterations += 1
+        })
+        .unwrap();
+    assert!(deepened.iterations >= 1 && iterations == deepened.iterations, "{iterations} reported");
+    assert_eq!(deepened.root_moves, first.root_moves);
+    assert_eq!((deepened.best_move, deepened.score), (first.best_move, first.score));
+    assert_eq!(deepened.principal_variation, first.principal_variation);
+}
+
+#[test]
+fn scoring_cut_by_its_first_share_of_the_budget_resumes_after_deepening_with_the_same_scores() {
+    let mut table = Table::with_bytes(16 << 20);
+    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+    let mut resumed = 0;
+    for reference in references().iter().step_by(20) {
+        let root = position(&reference.moves);
+        let whole = engine(&root, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
+        if whole.nodes < 10_000 {
+            continue;
+        }
+        // A budget of 4 times the work: its first eighth, for scoring before
+        // any deepening, is too short, and the rest is plenty.
+        let limits = Limits { node_budget: Some(4 * whole.nodes), ..Limits::default() };
+        let cut = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+        assert!(cut.iterations >= 1, "{}: deepened after the first share", reference.moves);
+        assert!(cut.exact, "{}", reference.moves);
+        assert_eq!(cut.root_moves, whole.root_moves, "{}", reference.moves);
+        assert_eq!((cut.best_move, cut.score), (whole.best_move, whole.score), "{}", reference.moves);
+        resumed += 1;
+    }
+    assert!(resumed >= 5, "only {resumed} positions take 10,000 positions or more");
+}
+
 /// The opening book named by OPENING_BOOK, or fetched by
 /// scripts/fetch-opening-book.sh. CI fetches it; elsewhere the book tests
 /// say they were skipped.

@@ -4,7 +4,10 @@
 //! One `progress` event per finished iteration of the engine's iterative
 //! deepening that is not already the final one (and that finishes after
 //! its first 2 ms: quicker searches send just the answer), then one `answer` event
-//! whose data is the plain answer's JSON, and the stream ends. A request
+//! whose data is the plain answer's JSON, and the stream ends. The engine
+//! deepens first here (`Context::watched`), even on a Connect Four search
+//! to the end, which a plain answer scores first: the iterations are what
+//! the stream shows. A request
 //! that is refused before its search starts gets the usual JSON error, not
 //! a stream; a search stopped by the request timeout ends the stream with
 //! an `error` event carrying the usual error JSON. A client that goes away
