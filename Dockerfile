@@ -29,6 +29,7 @@ WORKDIR /build
 # manifest declares to exist, so the lib, the binary and the `search` bench
 # get empty stand-ins.
 COPY Cargo.toml Cargo.lock ./
+COPY .cargo ./.cargo
 RUN mkdir -p src benches \
  && echo 'fn main() {}' > src/main.rs \
  && : > src/lib.rs \

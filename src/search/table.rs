@@ -117,7 +117,7 @@ impl Table {
     }
 
     /// What is stored for `key` in this search, if anything.
-    #[inline]
+    #[inline(always)]
     pub(super) fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.buckets[self.bucket(key)];
         bucket.0.iter().find(|e| e.key == key && e.flags >> 3 == self.generation && e.flags & 3 != 0).map(|e| Hit {
@@ -135,7 +135,7 @@ impl Table {
 
     /// Stores a result, in place of the entry for the same key, an entry of
     /// an earlier search, or the entry that took the least work.
-    #[inline]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) fn store(&mut self, key: u64, score: i32, bound: Bound, mv: u8, depth: u8, complete: bool, work: u64) {
         let generation = self.generation;

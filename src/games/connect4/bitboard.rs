@@ -224,7 +224,7 @@ impl Game for Connect4 {
     /// never playing just below the opponent's winning cell), ordered by
     /// how many winning cells each leaves the side to move, centre first
     /// among equals.
-    #[inline]
+    #[inline(always)]
     fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
         let wins = winning_cells(self.current, self.mask) & self.playable();
         if wins != 0 {
@@ -234,7 +234,7 @@ impl Game for Connect4 {
     }
 
     /// [`Game::engine_moves`] without the look for a win at once.
-    #[inline]
+    #[inline(always)]
     fn engine_moves_after_safe(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
         debug_assert_eq!(winning_cells(self.current, self.mask) & self.playable(), 0);
         let playable = self.playable();
