@@ -378,6 +378,14 @@ pub fn answer(
     }
 }
 
+thread_local! {
+    /// Tic-tac-toe's table, one per thread that searches, reused by every
+    /// answer (a new search makes the old entries read as empty). The game
+    /// has a few thousand positions in all, which 8,192 entries hold; a
+    /// fresh table per answer would be allocated and zeroed for nothing.
+    static BOARD_TABLE: std::cell::RefCell<Table> = std::cell::RefCell::new(Table::with_bytes(1 << 17));
+}
+
 fn board_answer(
     position: &Position,
     request: &SearchRequest,
@@ -385,11 +393,8 @@ fn board_answer(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Answer, Cancelled> {
-    // Tic-tac-toe has a few thousand positions in all: 8,192 entries hold
-    // them, where a table sized by the game tree would be written whole for
-    // nothing.
-    let mut table = Table::with_bytes(1 << 17);
-    let searched = search_all(&position.game(), request, context, &mut table, 1, cancel, progress)?;
+    let searched = BOARD_TABLE
+        .with_borrow_mut(|table| search_all(&position.game(), request, context, table, 1, cancel, progress))?;
     let mut answer = common("board", &searched, request, context, 1, u64::from);
     let status = position.status();
     let after = searched.choice.and_then(|c| position.play(c.mv));

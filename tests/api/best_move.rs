@@ -67,6 +67,42 @@ async fn the_empty_board_is_a_draw_found_by_searching_the_whole_game_tree() {
 }
 
 #[tokio::test]
+async fn answers_in_a_row_on_one_thread_share_its_table_and_stay_exact() {
+    // Every board of up to 3 plies, answered in turn (on the test's thread,
+    // the largest searches on the blocking pool's), each answer reusing its
+    // thread's tic-tac-toe table: the engine must
+    // agree with plain minimax (which uses no table) on every one, and the
+    // first board answered again last must get the same answer.
+    let mut boards = vec![String::from(".........")];
+    let mut frontier = boards.clone();
+    for ply in 0..3 {
+        let mark = if ply % 2 == 0 { 'X' } else { 'O' };
+        let mut next = Vec::new();
+        for board in &frontier {
+            for (i, _) in board.match_indices('.') {
+                let mut b = board.clone();
+                b.replace_range(i..=i, &mark.to_string());
+                next.push(b);
+            }
+        }
+        boards.extend(next.iter().cloned());
+        frontier = next;
+    }
+    assert_eq!(boards.len(), 1 + 9 + 72 + 504);
+    let first = ok(json!({"board": boards[1]})).await;
+    for board in &boards {
+        let answer = ok(json!({"board": board})).await;
+        for field in ["best_move", "score", "plies_to_end", "principal_variation"] {
+            assert_eq!(answer["engine"][field], answer["minimax"][field], "{board}: {field}");
+        }
+    }
+    let again = ok(json!({"board": boards[1]})).await;
+    for field in ["best_move", "score", "plies_to_end", "principal_variation", "moves"] {
+        assert_eq!(first[field], again[field], "{field}");
+    }
+}
+
+#[tokio::test]
 async fn a_random_tie_break_is_reproducible_from_its_seed_and_stays_optimal() {
     let body = json!({"board": [["X", "", ""], ["", "O", ""], ["", "", ""]], "tie_break": "random", "seed": 7});
     let first = ok(body.clone()).await;
