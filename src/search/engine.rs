@@ -36,7 +36,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
-use super::table::{Bound, Table, NO_MOVE, UNLIMITED};
+use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
 use super::{Cancelled, Game, Limits, Score, Tactics};
 
 /// What the engine computes beyond the best move.
@@ -895,7 +895,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 if hit.complete || depth.is_some_and(|d| hit.depth >= d.saturating_sub(2)) {
                     hint_move = hit.mv;
                 }
-                let usable = Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d));
+                let usable = usable(&hit, depth);
                 if usable && !root {
                     self.hits += 1;
                     if !hit.complete {
@@ -1008,8 +1008,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         for &(mv, _) in moves {
             let Some(key) = pos.play(mv).key() else { continue };
             let Some(hit) = table.probe(key) else { continue };
-            let usable = Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d));
-            if !usable || hit.bound == Bound::Lower {
+            if !usable(&hit, depth) || hit.bound == Bound::Lower {
                 continue;
             }
             // The child's score is at most the stored one: this position's
@@ -1073,6 +1072,14 @@ fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
             moves[..=at].rotate_right(1);
         }
     }
+}
+
+/// True when a table entry's score holds for a search of depth code `depth`
+/// (see `Engine::depth_code`): one searched to that same depth, or one
+/// that no depth limit cut, searched to that depth or less.
+#[inline(always)]
+fn usable(hit: &Hit, depth: Option<u8>) -> bool {
+    Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d))
 }
 
 fn from_score<S: Packed>(score: Score) -> S {
