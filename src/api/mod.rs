@@ -5,6 +5,7 @@
 //! with `tower::ServiceExt::oneshot` and no socket.
 
 mod answer;
+mod bounded;
 mod error;
 mod metrics;
 mod request;
@@ -412,8 +413,10 @@ async fn run_blocking(
     let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
     let (admission, permit) = admit(state, deadline).await?;
 
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
+    // Dropped with this future: when the client hangs up, axum drops the
+    // handler's future, and the search stops instead of running out its budget.
+    let cancel = CancelOnDrop::new();
+    let flag = cancel.flag();
     let worker = state.clone();
     let task = tokio::task::spawn_blocking(move || {
         // The slot is held until the work really ends, even if the request
@@ -428,10 +431,29 @@ async fn run_blocking(
     match tokio::time::timeout_at(deadline, task).await {
         Ok(Ok(result)) => result,
         Ok(Err(join_error)) => Err(ApiError::Internal(join_error.to_string())),
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            Err(timeout())
-        }
+        Err(_) => Err(timeout()),
+    }
+}
+
+/// A search's cancel flag, set when this guard is dropped: by the handler's
+/// future when the client hangs up (or the deadline passes), by a stream's
+/// body when the client stops reading it.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl CancelOnDrop {
+    fn new() -> Self {
+        CancelOnDrop(Arc::new(AtomicBool::new(false)))
+    }
+
+    /// The flag the search polls.
+    fn flag(&self) -> Arc<AtomicBool> {
+        self.0.clone()
+    }
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 

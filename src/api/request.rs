@@ -5,7 +5,9 @@ use std::fmt;
 
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
+use serde_json::Value;
 
+use super::bounded::{self, BoundedKey, Bounds, ReadError};
 use super::error::ApiError;
 use crate::games::connect4::{self, Connect4Error};
 use crate::games::shorten;
@@ -273,16 +275,6 @@ fn parse_connect4(
             return Err(refused(field, "X moves first, so the stones on the board say whose turn it is"));
         }
     }
-    // Positions are small: serde_json's own nesting limit (128) is plenty.
-    let read = |raw: &RawValue, field: &str, code: &'static str| {
-        serde_json::from_str::<serde_json::Value>(raw.get()).map_err(|_| {
-            ApiError::invalid(
-                code,
-                field.to_string(),
-                format!("{field} is nested far too deeply to be a Connect Four position"),
-            )
-        })
-    };
     match (moves, board) {
         (Some(_), Some(_)) => Err(ApiError::invalid(
             "invalid_request",
@@ -294,10 +286,14 @@ fn parse_connect4(
             None,
             "a connect4 request needs \"moves\" (such as \"4453\" or [3, 3, 4, 2]) or \"board\" (6 rows of 7 cells, top row first)",
         )),
-        (Some(moves), None) => connect4::Position::from_json_moves(&read(moves, "moves", "invalid_moves")?)
-            .map_err(|e| connect4_error(e, "invalid_moves")),
-        (None, Some(board)) => connect4::Position::from_json_board(&read(board, "board", "invalid_board")?)
-            .map_err(|e| connect4_error(e, "invalid_board")),
+        (Some(moves), None) => {
+            let value = read_position(moves, "moves", "invalid_moves", connect4::MOVES_SHAPE)?;
+            connect4::Position::from_json_moves(&value).map_err(|e| connect4_error(e, "invalid_moves"))
+        }
+        (None, Some(board)) => {
+            let value = read_position(board, "board", "invalid_board", connect4::BOARD_SHAPE)?;
+            connect4::Position::from_json_board(&value).map_err(|e| connect4_error(e, "invalid_board"))
+        }
     }
 }
 
@@ -312,25 +308,44 @@ fn connect4_error(error: Connect4Error, invalid: &'static str) -> ApiError {
 }
 
 fn parse_board(raw: &RawValue, to_move: Option<Player>) -> Result<Position, ApiError> {
-    // Boards are tiny: serde_json's own nesting limit (128) is plenty.
-    let value: serde_json::Value = serde_json::from_str(raw.get()).map_err(|e| unreadable_board(raw.get(), &e))?;
+    let value = read_position(raw, "board", "invalid_board", tictactoe::BOARD_SHAPE)?;
     let cells = tictactoe::cells_from_json(&value).map_err(board_error)?;
     Position::new(cells, to_move).map_err(board_error)
 }
 
-/// Valid JSON that still cannot be read as a value: nested past serde_json's
-/// limit, or holding a number beyond the range of a double (such as `1e400`).
-fn unreadable_board(text: &str, error: &serde_json::Error) -> ApiError {
-    const SHAPES: &str = "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells";
-    let text = text.trim_start();
-    let message = if text.starts_with(|c: char| c == '-' || c.is_ascii_digit()) {
-        format!("{SHAPES}, not a number ({})", shorten(text))
-    } else if error.to_string().starts_with("recursion limit exceeded") {
-        format!("{SHAPES}; this one is nested far too deeply")
-    } else {
-        format!("{SHAPES}; this one holds a number that cannot be read ({error})")
-    };
-    ApiError::invalid("invalid_board", "board".to_string(), message)
+/// The most a position's JSON may hold: more than any game's board or move
+/// list, and little enough that reading it costs a few hundred KiB at most
+/// (see [`bounded`]).
+const POSITION_BOUNDS: Bounds = Bounds { items: 64, text_bytes: 256, values: 512 };
+
+/// Reads the JSON of a position's field within [`POSITION_BOUNDS`]; an
+/// error is a 422 with the code `invalid`, naming the place at fault and
+/// what the field should be (`shape`).
+fn read_position(raw: &RawValue, field: &str, invalid: &'static str, shape: &str) -> Result<Value, ApiError> {
+    bounded::read(raw, field, POSITION_BOUNDS).map_err(|error| {
+        let (path, message) = match error {
+            ReadError::TooLarge { path, what } => {
+                let message = format!("{path} is too large to be part of a position ({what}): {shape}");
+                (path, message)
+            }
+            // A bare number where the position should be.
+            ReadError::NumberOutOfRange { path } if path == field => {
+                (path, format!("{shape}, not a number ({})", shorten(raw.get().trim())))
+            }
+            ReadError::NumberOutOfRange { path } => (
+                path.clone(),
+                format!("{path} is a number that cannot be read: it is beyond the range of a double; {shape}"),
+            ),
+            ReadError::InvalidUnicode { path } => (
+                path.clone(),
+                format!("{path} holds invalid Unicode: an escape such as \\ud800 is half of a surrogate pair, not a character; {shape}"),
+            ),
+            // The path would be over a hundred levels long: name the field.
+            ReadError::TooDeep { .. } => (field.to_string(), format!("{shape}; this one is nested far too deeply")),
+            ReadError::Other(detail) => (field.to_string(), format!("{field} cannot be read ({detail}): {shape}")),
+        };
+        ApiError::invalid(invalid, path, message)
+    })
 }
 
 fn board_error(error: BoardError) -> ApiError {
@@ -367,9 +382,15 @@ fn not_for(field: &str, kind: &str, hint: &str) -> ApiError {
 }
 
 /// Reads an option, naming it and what it should be when it is wrong.
+///
+/// No option's value is longer than a few dozen bytes: a longer one is
+/// refused unread, so a huge string costs no copy.
 fn option<T: DeserializeOwned>(raw: Option<&RawValue>, field: &str, expected: &str) -> Result<Option<T>, ApiError> {
+    const LONGEST: usize = 1024;
     raw.map(|raw| {
-        serde_json::from_str(raw.get()).map_err(|_| {
+        let text = raw.get();
+        let parsed = if text.len() > LONGEST { None } else { serde_json::from_str(text).ok() };
+        parsed.ok_or_else(|| {
             ApiError::invalid(
                 "invalid_option",
                 field.to_string(),
@@ -412,6 +433,10 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// A JSON object's members in order, duplicates kept, values unparsed.
+///
+/// Only the first `FIELDS.len() + 1` members are kept: among them is either
+/// every member, or a key that is unknown or given twice, which is refused.
+/// The rest are skipped, so a body of a million members costs nothing.
 struct Fields<'a>(Vec<(String, &'a RawValue)>);
 
 impl<'de> Deserialize<'de> for Fields<'de> {
@@ -424,7 +449,11 @@ impl<'de> Deserialize<'de> for Fields<'de> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fields<'de>, A::Error> {
                 let mut fields = Vec::new();
-                while let Some(key) = map.next_key::<String>()? {
+                while let Some(BoundedKey(key)) = map.next_key()? {
+                    if fields.len() > FIELDS.len() {
+                        map.next_value::<de::IgnoredAny>()?;
+                        continue;
+                    }
                     fields.push((key, map.next_value::<&'de RawValue>()?));
                 }
                 Ok(Fields(fields))

@@ -14,7 +14,7 @@
 //! cancels its search at once, which frees its slot.
 
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
@@ -24,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
 use super::error::ApiError;
-use super::{answer, count_nodes, AppState, Ready};
+use super::{answer, count_nodes, AppState, CancelOnDrop, Ready};
 
 /// Iterations that finish sooner than this after the engine starts are not
 /// reported: a search that ends in a few milliseconds sends just its answer.
@@ -54,8 +54,10 @@ pub(super) async fn run(
 ) -> Result<Response, ApiError> {
     let (started_tx, started_rx) = oneshot::channel::<Result<(), ApiError>>();
     let (events_tx, events_rx) = mpsc::unbounded_channel::<Bytes>();
-    let cancel = Arc::new(AtomicBool::new(false));
-    let flag = cancel.clone();
+    // Held by this future until the stream starts, then by the body: a
+    // client that goes away at any point stops the search.
+    let cancel = CancelOnDrop::new();
+    let flag = cancel.flag();
     let worker = state.clone();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -96,18 +98,15 @@ pub(super) async fn run(
         Ok(Ok(Ok(()))) => {}
         Ok(Ok(Err(error))) => return Err(error),
         Ok(Err(_)) => return Err(ApiError::Internal("the search ended before it started".into())),
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            return Err(ApiError::Timeout { limit_ms: state.config.request_timeout_ms });
-        }
+        Err(_) => return Err(ApiError::Timeout { limit_ms: state.config.request_timeout_ms }),
     }
     // The request timeout bounds the search as for a plain request.
-    let timer = cancel.clone();
+    let timer = cancel.flag();
     tokio::spawn(async move {
         tokio::time::sleep_until(deadline).await;
         timer.store(true, Ordering::Relaxed);
     });
-    let body = Body::from_stream(Events { events: events_rx, _cancel: CancelOnDrop(cancel) });
+    let body = Body::from_stream(Events { events: events_rx, _cancel: cancel });
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/event-stream"));
@@ -115,15 +114,6 @@ pub(super) async fn run(
     // Proxies that buffer (nginx) would hold the events back.
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
     Ok(response)
-}
-
-/// Cancels the search when dropped: the client is gone, or the stream ended.
-struct CancelOnDrop(Arc<AtomicBool>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
 }
 
 /// The events of one search, as a body stream.

@@ -404,6 +404,9 @@ impl Game for TicTacToe {
     }
 }
 
+/// What a tic-tac-toe `board` holds, for error messages.
+pub const BOARD_SHAPE: &str = "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells";
+
 /// Reads a board from JSON: a 9-character string, an array of 9 cells, or 3
 /// rows of 3 cells. Cells are `X`/`O` in either case; empty is `" "`, `"."`,
 /// `"-"`, `"_"`, `""` or `null`.
@@ -454,15 +457,7 @@ pub fn cells_from_json(board: &serde_json::Value) -> Result<[Option<Player>; 9],
                 cells[i] = cell_from_json(value).map_err(|m| invalid(format!("board[{i}]"), m))?;
             }
         }
-        other => {
-            return Err(invalid(
-                "board".into(),
-                format!(
-                    "a board is a 9-character string, an array of 9 cells or 3 rows of 3 cells, not {}",
-                    json_kind(other)
-                ),
-            ))
-        }
+        other => return Err(invalid("board".into(), format!("{BOARD_SHAPE}, not {}", json_kind(other)))),
     }
     Ok(cells)
 }

@@ -418,3 +418,51 @@ async fn max_depth_limits_all_three_searches_alike() {
     assert_eq!(answer["exact"], false);
     assert_eq!(answer["max_depth"], 3);
 }
+
+/// `{"game": "connect4", field: raw}` as raw text, so that it can hold JSON
+/// that `serde_json::Value` cannot (a number past a double, a lone
+/// surrogate).
+async fn assert_raw_refused(field: &str, raw: &str, code: &str, at: &str, says: &str) {
+    let response = post_best_move_raw(format!(r#"{{"game": "connect4", "{field}": {raw}}}"#)).await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{raw}: {}", response.text());
+    let error = &response.json()["error"];
+    assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some(code), Some(at)), "{raw}: {error}");
+    let message = error["message"].as_str().expect("a message");
+    assert!(message.contains(says) && !message.contains("nested"), "{raw}: {message:?} does not say {says:?}");
+}
+
+#[tokio::test]
+async fn unreadable_numbers_and_lone_surrogates_are_named_as_such() {
+    let number = "a number that cannot be read";
+    assert_raw_refused("moves", "[1e400]", "invalid_moves", "moves[0]", number).await;
+    assert_raw_refused("moves", "[3, 3, -1e999]", "invalid_moves", "moves[2]", number).await;
+    assert_raw_refused("moves", "1e400", "invalid_moves", "moves", "not a number (1e400)").await;
+    let unicode = "invalid Unicode";
+    assert_raw_refused("moves", r#""44\ud800""#, "invalid_moves", "moves", unicode).await;
+    assert_raw_refused("moves", r#"["\udfff"]"#, "invalid_moves", "moves[0]", unicode).await;
+    assert_raw_refused("board", r#"[".......", "\ud800"]"#, "invalid_board", "board[1]", unicode).await;
+    assert_raw_refused("board", r#"[[".", "\ud800"]]"#, "invalid_board", "board[0][1]", unicode).await;
+}
+
+#[tokio::test]
+async fn arrays_and_strings_far_past_a_position_are_refused_while_they_are_read() {
+    let too_large = "too large to be part of a position";
+    let zeros = format!("[{}0]", "0,".repeat(1_000_000));
+    assert_raw_refused("moves", &zeros, "invalid_moves", "moves", too_large).await;
+    let dots = format!("[[{}\".\"]]", "\".\",".repeat(1_000_000));
+    assert_raw_refused("board", &dots, "invalid_board", "board[0]", too_large).await;
+    let digits = format!("\"{}\"", "4".repeat(1_000_000));
+    assert_raw_refused("moves", &digits, "invalid_moves", "moves", too_large).await;
+    // Nested arrays of a few items each, many in all.
+    let nested = format!("[{}[]]", "[[0,0,0,0],[0,0,0,0]],".repeat(60));
+    assert_raw_refused("moves", &nested, "invalid_moves", "moves[46][0][3]", "more than 512 values").await;
+    // Just past a game's length, the move at fault is still named.
+    assert_raw_refused(
+        "moves",
+        &format!("{:?}", format!("{DRAWN_GAME}1")),
+        "invalid_moves",
+        "moves[42]",
+        "the game is over",
+    )
+    .await;
+}

@@ -71,21 +71,37 @@ async fn an_unknown_key_and_a_deep_tree_path_are_quoted_short() {
 
 #[tokio::test]
 async fn a_board_that_cannot_be_read_says_why() {
-    for (board, words) in [
-        ("1e400", "not a number (1e400)"),
-        ("-1e400", "not a number"),
-        (r#"["X", 1e400, "", "", "", "", "", "", ""]"#, "a number that cannot be read"),
+    for (board, field, words) in [
+        ("1e400", "board", "not a number (1e400)"),
+        ("-1e400", "board", "not a number"),
+        (r#"["X", 1e400, "", "", "", "", "", "", ""]"#, "board[1]", "a number that cannot be read"),
+        (r#"["X", "\ud800", "", "", "", "", "", "", ""]"#, "board[1]", "invalid Unicode"),
+        (r#"[["X", "", ""], ["", "\udc00", ""], ["", "", ""]]"#, "board[1][1]", "invalid Unicode"),
     ] {
         let response = post_best_move_raw(format!(r#"{{"board": {board}}}"#)).await;
         assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{board}");
         let error = response.json()["error"].clone();
-        assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some("invalid_board"), Some("board")));
+        assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some("invalid_board"), Some(field)));
         let message = error["message"].as_str().unwrap();
         assert!(message.contains(words) && !message.contains("nested"), "{board}: {message}");
     }
     let nested = format!(r#"{{"board": {}"X"{}}}"#, "[".repeat(200), "]".repeat(200));
     let error = post_best_move_raw(nested).await.json()["error"].clone();
     assert!(error["message"].as_str().unwrap().contains("nested far too deeply"), "{error}");
+}
+
+#[tokio::test]
+async fn a_huge_board_array_or_a_million_members_is_refused_while_it_is_read() {
+    let zeros = format!(r#"{{"board": [{}0]}}"#, "0,".repeat(1_000_000));
+    let error = post_best_move_raw(zeros).await.json()["error"].clone();
+    assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some("invalid_board"), Some("board")), "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains("too large to be part of a position (an array of more than 64 items)"), "{message}");
+
+    // Members past the known fields are skipped, and the first wrong one named.
+    let members = format!(r#"{{"board": ".........", {}"seed": 1}}"#, r#""seed": 1, "#.repeat(500_000));
+    let error = post_best_move_raw(members).await.json()["error"].clone();
+    assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some("invalid_request"), Some("seed")), "{error}");
 }
 
 /// The answers may stay this far under 2 MiB and no further.
@@ -252,4 +268,35 @@ async fn a_body_that_finds_no_room_in_time_is_a_503_not_a_408() {
     assert_eq!(response.header("retry-after").as_deref(), Some("1"));
     assert!(!hog.is_finished());
     hog.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_on_a_plain_request_stops_its_search_and_frees_the_slot() {
+    use bestmove::api::AppState;
+    use std::sync::Arc;
+    let config = Config { max_concurrent_searches: Some(1), ..Config::default() };
+    let state = Arc::new(AppState::new(config));
+    let app = bestmove::api::router(state.clone());
+    // Without the book, the engine would use all of its 5 s budget.
+    let body = json!({"game": "connect4", "moves": "4", "time_ms": 5000}).to_string();
+    let request = best_move_request().body(Body::from(body)).unwrap();
+    let client = tokio::spawn(app.oneshot(request));
+    let in_flight = |expected: i64| {
+        let state = state.clone();
+        async move {
+            // Polled for at most two seconds, far below the 5 s budget.
+            for _ in 0..200 {
+                if state.metrics.searches_in_flight.get() == expected {
+                    return true;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            false
+        }
+    };
+    assert!(in_flight(1).await, "the search never started");
+    // The client hangs up: hyper drops the handler's future, as this does.
+    client.abort();
+    assert!(client.await.unwrap_err().is_cancelled());
+    assert!(in_flight(0).await, "the search still runs after its client left");
 }

@@ -197,6 +197,14 @@ pub struct Position {
     o: u64,
 }
 
+/// What `board` holds, for error messages.
+pub const BOARD_SHAPE: &str =
+    "a Connect Four board is 6 rows of 7 cells, top row first, each row a 7-character string or an array of 7 cells";
+
+/// What `moves` holds, for error messages.
+pub const MOVES_SHAPE: &str =
+    "moves is a string of digits 1 to 7 (\"4453\") or an array of column numbers 0 to 6 ([3, 3, 4, 2]), at most 42 moves";
+
 impl Position {
     /// The empty board.
     pub const EMPTY: Position = Position { x: 0, o: 0 };
@@ -230,14 +238,10 @@ impl Position {
         use serde_json::Value;
         match value {
             Value::String(digits) => Position::from_notation(digits),
-            Value::Array(items) => replay(items.iter().enumerate().map(|(i, item)| column_from_json(i, item)), Notation::Columns),
-            other => Err(invalid(
-                "moves",
-                format!(
-                    "moves is a string of digits 1 to 7 (\"4453\") or an array of column numbers 0 to 6 ([3, 3, 4, 2]), not {}",
-                    json_kind(other)
-                ),
-            )),
+            Value::Array(items) => {
+                replay(items.iter().enumerate().map(|(i, item)| column_from_json(i, item)), Notation::Columns)
+            }
+            other => Err(invalid("moves", format!("{MOVES_SHAPE}, not {}", json_kind(other)))),
         }
     }
 
@@ -246,8 +250,7 @@ impl Position {
     /// empty is `"."`, `" "`, `"-"`, `"_"`, `""` or `null`.
     pub fn from_json_board(value: &serde_json::Value) -> Result<Position, Connect4Error> {
         use serde_json::Value;
-        const SHAPE: &str =
-            "a Connect Four board is 6 rows of 7 cells, top row first, each row a 7-character string or an array of 7 cells";
+        const SHAPE: &str = BOARD_SHAPE;
         let rows = match value {
             Value::Array(rows) => rows,
             other => return Err(invalid("board", format!("{SHAPE}, not {}", json_kind(other)))),

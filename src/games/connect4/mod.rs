@@ -17,7 +17,7 @@ mod input;
 
 pub use bitboard::Connect4;
 pub use book::{Book, BookError, BOOK_STONES};
-pub use input::{Connect4Error, Position, Status};
+pub use input::{Connect4Error, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 
 /// Columns on the board.
 pub const WIDTH: u32 = 7;

@@ -1,0 +1,72 @@
+//! What reading a request costs in memory: never much more than its body,
+//! whatever the body holds. Counted by a global allocator that records the
+//! peak of the bytes allocated at once, in a test binary of its own.
+
+#![cfg(feature = "server")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use bestmove::api::SearchRequest;
+use bestmove::games::tree::TreeLimits;
+
+struct Counting;
+
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let now = NOW.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        PEAK.fetch_max(now, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
+        System.dealloc(ptr, layout)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The tests of this binary measure one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// The most bytes allocated at once, beyond what was allocated before,
+/// while `body` is parsed (the body itself is made before the count).
+fn parse_peak(body: &str) -> usize {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let limits = TreeLimits { max_nodes: 2_000_000, max_depth: 1_000 };
+    let before = NOW.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = SearchRequest::parse(body.as_bytes(), limits, 1_000);
+    assert!(result.is_err(), "{} bytes were read as a position", body.len());
+    drop(result);
+    PEAK.load(Ordering::Relaxed) - before
+}
+
+/// What any position body may cost beyond itself.
+const SMALL_CONSTANT: usize = 1 << 20;
+
+#[test]
+fn big_arrays_of_moves_or_cells_cost_a_small_constant() {
+    let n = 4_000_000;
+    let bodies = [
+        format!(r#"{{"game": "connect4", "moves": [{}0]}}"#, "0,".repeat(n)),
+        format!(r#"{{"game": "connect4", "board": [[{}"."]]}}"#, r#"".","#.repeat(n / 2)),
+        format!(r#"{{"game": "connect4", "board": [{}"......."]}}"#, r#"".......","#.repeat(n / 4)),
+        format!(r#"{{"game": "connect4", "moves": "{}"}}"#, "4".repeat(n)),
+        format!(r#"{{"board": [{}0]}}"#, "0,".repeat(n)),
+        format!(r#"{{"board": [[{}0]]}}"#, "0,".repeat(n)),
+        format!(r#"{{"board": "{}"}}"#, ".".repeat(n)),
+        format!(r#"{{"game": "{}", "board": "........."}}"#, "x".repeat(n)),
+        format!(r#"{{"board": ".........", {}"seed": 1}}"#, r#""seed": 1, "#.repeat(n / 10)),
+        format!(r#"{{"{}": 1}}"#, "k".repeat(n)),
+    ];
+    for body in &bodies {
+        let peak = parse_peak(body);
+        assert!(peak < SMALL_CONSTANT, "reading {} bytes ({}…) took {peak} bytes at once", body.len(), &body[..40]);
+    }
+}
