@@ -27,6 +27,12 @@
 # tree, once and CLIENTS at once, on the same server: its worst case, with
 # the book and the kept table already resident.
 #
+# Last, on another fresh server with the book, the largest bodies of small
+# positions: a Connect Four `moves` array of zeros, a `board` of one row of
+# "." strings and a tic-tac-toe `board` array, each just under
+# MAX_BODY_BYTES (16 MiB) and refused with a 422 as it is read (at its 65th
+# item); one at a time, then CLIENTS moves arrays at once.
+#
 # Usage: scripts/memory-check.sh     Knobs (env): SLOTS (1), CLIENTS (8),
 #                                    OPENING_BOOK (the fetched book)
 set -euo pipefail
@@ -141,5 +147,45 @@ echo "| the ${#C4_POSITIONS[@]} positions one at a time | $one | 200 x ${#C4_POS
 echo "| $CLIENTS positions at once | $many | $c4_statuses |"
 echo "| then one wide tree | $tree_one | 200 x 1 |"
 echo "| then $CLIENTS wide trees at once | $tree_many | $tree_statuses |"
+
 bad=$(grep -cv '^200$\|^503$' <<<"$codes"$'\n'"$tree_codes" || true)
 ((bad == 0)) || { echo "memory-check: a status other than 200/503 for Connect Four or the tree after it" >&2; exit 1; }
+
+# Bodies just under 16 MiB (MAX_BODY_BYTES) of small items.
+python3 - "$WORK" <<'PY'
+import sys
+work, size = sys.argv[1], 16 * 1024 * 1024 - 64
+def write(name, head, item, tail):
+    n = (size - len(head) - len(tail)) // len(item)
+    with open(f"{work}/{name}.json", "w") as out:
+        out.write(head + item * n + item.rstrip(",") + tail)
+write("c4-moves-array", '{"game": "connect4", "moves": [', "0,", "]}")
+write("c4-board-row", '{"game": "connect4", "board": [[', '".",', "]]}")
+write("ttt-board-array", '{"board": [', "0,", "]}")
+PY
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS OPENING_BOOK=$OPENING_BOOK RUST_LOG=warn target/release/bestmove &
+PID=$!
+for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+echo
+echo "Big arrays of small items, on a fresh server with the book; $SLOTS search slot(s):"
+echo
+echo "| Same server, in order | Peak RSS (VmHWM) | Statuses |"
+echo "| --- | ---: | --- |"
+echo "| idle, book loaded | $(hwm) | |"
+for body in c4-moves-array c4-board-row ttt-board-array; do
+  code=$(post "$WORK/$body.json" "$WORK/answer.json")
+  [[ $code == 422 ]] || {
+    echo "memory-check: the $body body was not refused with 422 ($code): $(head -c 300 "$WORK/answer.json")" >&2
+    exit 1
+  }
+  echo "| then \`$body\` ($(size "$WORK/$body.json" MB)) | $(hwm) | 422 x 1 |"
+done
+codes=$(for i in $(seq "$CLIENTS"); do post "$WORK/c4-moves-array.json" "$WORK/answer.$i.json" & done; wait)
+statuses=$(sort <<<"$codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+echo "| then $CLIENTS moves arrays at once | $(hwm) | $statuses |"
+kill "$PID"
+wait "$PID" 2>/dev/null || true
+PID=
+bad=$(grep -cv '^422$\|^503$' <<<"$codes" || true)
+((bad == 0)) || { echo "memory-check: a status other than 422/503 for the big bodies" >&2; exit 1; }
