@@ -431,3 +431,65 @@ fn at_a_fixed_depth_the_engine_scores_as_minimax_does_on_random_positions() {
         assert_eq!(one.score, mm.score, "{moves} at depth {depth}");
     }
 }
+
+#[test]
+fn deepening_first_gives_the_same_scores_and_the_same_line_or_a_part_of_it() {
+    let book = book();
+    let mut rng = fastrand::Rng::with_seed(22);
+    let mut table = Table::with_bytes(64 << 20);
+    let (mut compared, mut shorter) = (0, 0);
+    while compared < 8 {
+        let stones = rng.usize(9..=12);
+        let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
+        let root = root.with_book(book);
+        let solve = |deepen_first: bool, table: &mut Table| {
+            let options = EngineOptions { score_root_moves: true, deepen_first };
+            engine(&root, Limits::default(), table, options, &mut |_| {}).expect("not cancelled")
+        };
+        let plain = solve(false, &mut table);
+        let deepened = solve(true, &mut table);
+        assert!(plain.exact && deepened.exact, "{moves}");
+        assert_eq!(plain.root_moves, deepened.root_moves, "{moves}");
+        assert_eq!((plain.best_move, plain.score), (deepened.best_move, deepened.score), "{moves}");
+        let (a, b) = (&plain.principal_variation, &deepened.principal_variation);
+        let common = a.len().min(b.len());
+        assert_eq!(a[..common], b[..common], "{moves}: the lines part");
+        shorter += usize::from(a.len() != b.len());
+        compared += 1;
+    }
+    eprintln!("{shorter} of {compared} lines stopped at different lengths");
+}
+
+#[test]
+fn with_the_book_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_a_best_move() {
+    let Some(book) = book() else { return };
+    // 12 stones, X to move. Only column 6 wins the first (in 29 plies);
+    // column 4 is the only one that loses the second. Proving a column
+    // reaches the book's score takes millions of positions here.
+    let winning: [(&str, &[u8]); 2] = [("444447322226", &[5]), ("763232333661", &[0, 1, 2, 4, 5, 6])];
+    let mut table = Table::with_bytes(64 << 20);
+    for (moves, best) in winning {
+        let root = position(moves).with_book(Some(book));
+        let (value, plies) = book.probe(&root).expect("listed");
+        for ms in [5, 10, 50, 300] {
+            let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
+            let limits = Limits { deadline: Some(deadline), ..Limits::default() };
+            let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+            let result = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+            let played = result.best_move.expect("a move");
+            let entry = result.root_moves.iter().find(|m| m.mv == played).expect("the move is listed");
+            let proven = entry.exact && entry.score == Some(Score::new(value, plies));
+            eprintln!("{moves} at {ms} ms: column {} ({})", played + 1, if proven { "proven" } else { "a guess" });
+            if proven || result.exact {
+                assert!(best.contains(&played), "{moves} at {ms} ms: column {} marked proven", played + 1);
+            }
+            // A column proven to fall short of the book's score is never played.
+            assert!(
+                entry.score.is_none_or(|s| s == Score::new(value, plies)),
+                "{moves} at {ms} ms: column {} is proven worse: {:?}",
+                played + 1,
+                entry.score
+            );
+        }
+    }
+}
