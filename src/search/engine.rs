@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{Cancelled, Game, Limits, Score, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, Score, Tactics};
 
 /// What the engine computes beyond the best move.
 #[derive(Clone, Copy, Debug, Default)]
@@ -348,7 +348,13 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             self.deadline = Some(deadline.map_or(now + share, |d| d.min(now + share)));
         }
         let mut guess = None;
-        let mut depth = 1;
+        // Deepening pays for itself by filling the table with the moves that
+        // order the next iteration, and by having an answer ready when the
+        // budget runs out. With no table and no budget it has neither use,
+        // and each iteration would search again what the last one did: one
+        // search at the depth asked.
+        let anytime = self.deadline.is_some() || self.node_budget != u64::MAX;
+        let mut depth = if self.table.is_none() && !anytime { target } else { 1 };
         loop {
             let limit = depth.min(target);
             self.deadline_active = result.iterations > 0;
@@ -426,11 +432,11 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             self.proven_best = self.root_best;
             score
         } else {
-            self.bisect(guess, |engine, t| {
-                let r = engine.node(root, 0, t.below(), t);
-                // A move that reached `t` is a best move so far; a search
+            self.bisect(guess, |engine, alpha, beta| {
+                let r = engine.node(root, 0, alpha, beta);
+                // A move that passed `alpha` is a best move so far; a search
                 // that failed low proves nothing about its moves.
-                if r >= t {
+                if r > alpha {
                     engine.proven_best = engine.root_best;
                 }
                 r
@@ -439,10 +445,12 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         (self.stop == Stop::Running).then_some((score, self.cuts == cuts))
     }
 
-    /// Finds a score by null-window tests: `test(t)` searches the window
-    /// just below `t` and returns a fail-soft score (at least `t` when the
-    /// true score is, else at least the true score and below `t`).
-    fn bisect(&mut self, guess: Option<S>, mut test: impl FnMut(&mut Self, S) -> S) -> S {
+    /// Finds a score by null-window tests over the outcomes: `test(alpha,
+    /// beta)` searches that window and returns a fail-soft score. When no
+    /// outcome is left between what is proven (the score is an evaluation,
+    /// or a line runs longer than the game's hint), one search with the
+    /// window around what is left settles it.
+    fn bisect(&mut self, guess: Option<S>, mut test: impl FnMut(&mut Self, S, S) -> S) -> S {
         let (mut low, mut high) = (-S::INFINITY, S::INFINITY);
         let mut next = guess;
         while low < high && self.stop == Stop::Running {
@@ -452,16 +460,17 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                     let first = self.candidates.partition_point(|&c| c <= low);
                     let end = self.candidates.partition_point(|&c| c <= high);
                     if first >= end {
-                        // No candidate left between the bounds (a game whose
-                        // lines run longer than its hint): walk down from
-                        // the upper bound, one null window at a time.
-                        high
-                    } else {
-                        self.candidates[(first + end) / 2]
+                        let (alpha, beta) = around(low, high);
+                        let r = test(self, alpha, beta);
+                        if self.stop == Stop::Running {
+                            low = r;
+                        }
+                        break;
                     }
+                    self.candidates[(first + end) / 2]
                 }
             };
-            let r = test(self, t);
+            let r = test(self, t.below(), t);
             if r >= t {
                 // A fail-soft bound never passes a proven one.
                 low = r.min(high);
@@ -477,12 +486,19 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
     /// the game tells at once gets it exactly. `cut` learns of lines cut by
     /// the depth limit.
     fn narrow(&mut self, child: &G, bounds: &mut (S, S), cut: &mut bool, target: u32, t: S) {
+        self.narrow_within(child, bounds, cut, target, (t.below(), t));
+    }
+
+    /// [`Self::narrow`] with the window `(alpha, beta)`: a score inside it
+    /// is exact, one at or beyond it a bound.
+    fn narrow_within(&mut self, child: &G, bounds: &mut (S, S), cut: &mut bool, target: u32, window: (S, S)) {
+        let (alpha, beta) = window;
         let cuts = self.cuts;
         let exact = match child.outcome() {
             Some(value) => Some(-S::new(value, 1)),
             None if target <= 1 => {
                 self.cuts += 1;
-                Some(-S::new(child.evaluate(), 1))
+                Some(-cut_score::<G, S>(child, 1))
             }
             None if self.candidates.is_empty() => Some(-self.node(child, 1, -S::INFINITY, S::INFINITY)),
             None => None,
@@ -493,15 +509,17 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         match exact {
             Some(score) => *bounds = (score, score),
             None => {
-                let r = -self.node(child, 1, -t, -t.below());
+                let r = -self.node(child, 1, -beta, -alpha);
                 if self.stop != Stop::Running {
                     return;
                 }
-                if r >= t {
+                if r >= beta {
                     // A fail-soft bound never passes a proven one.
                     bounds.0 = r.min(bounds.1);
-                } else {
+                } else if r <= alpha {
                     bounds.1 = r;
+                } else {
+                    *bounds = (r, r);
                 }
             }
         }
@@ -581,11 +599,13 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 let first = self.candidates.partition_point(|&c| c <= low);
                 let end = self.candidates.partition_point(|&c| c <= high);
                 steps += 1;
-                let t = if first >= end {
-                    // No candidate left between the bounds (lines longer
-                    // than the game's hint): walk down from the upper bound.
-                    high
-                } else if steps <= WALK_STEPS && low >= draw && high == S::INFINITY {
+                if first >= end {
+                    // No outcome left between the bounds (an evaluation, or
+                    // lines longer than the game's hint): one window settles it.
+                    self.narrow_within(&children[i], &mut bounds[i], &mut cut[i], target, around(low, high));
+                    continue;
+                }
+                let t = if steps <= WALK_STEPS && low >= draw && high == S::INFINITY {
                     self.candidates[first]
                 } else if steps <= WALK_STEPS && high < draw && low == -S::INFINITY {
                     self.candidates[end - 1]
@@ -751,7 +771,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 let child = position.play(mv);
                 let keeps = match child.outcome() {
                     Some(value) => -S::new(value, ply + 1) >= target,
-                    None if ply + 1 >= limit => -S::new(child.evaluate(), ply + 1) >= target,
+                    None if ply + 1 >= limit => -cut_score::<G, S>(&child, ply + 1) >= target,
                     None => -self.node(&child, ply + 1, -target, -target.below()) >= target,
                 };
                 if self.stop != Stop::Running {
@@ -954,7 +974,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
                 Some(value) => -S::new(value, ply + 1),
                 None if left <= 1 => {
                     self.cuts += 1;
-                    -S::new(child.evaluate(), ply + 1)
+                    -cut_score::<G, S>(&child, ply + 1)
                 }
                 None => -self.search(&child, ply + 1, -beta, -alpha, safe),
             };
@@ -980,7 +1000,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         if best == -S::INFINITY {
             // No legal move in a position that is not over breaks the
             // `Game` contract: score it statically, as minimax does.
-            return S::new(pos.evaluate(), ply);
+            return cut_score(pos, ply);
         }
 
         if let (Some(key), Some(depth)) = (key, self.depth_code(left)) {
@@ -1074,6 +1094,15 @@ fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
     }
 }
 
+/// The window just around the proven bounds `[low, high]` on a score, so
+/// that a fail-soft search inside it returns the score itself.
+#[inline(always)]
+fn around<S: Packed>(low: S, high: S) -> (S, S) {
+    let alpha = if low == -S::INFINITY { low } else { low.below() };
+    let beta = if high == S::INFINITY { high } else { high.above() };
+    (alpha, beta)
+}
+
 /// True when a table entry's score holds for a search of depth code `depth`
 /// (see `Engine::depth_code`): one searched to that same depth, or one
 /// that no depth limit cut, searched to that depth or less.
@@ -1083,6 +1112,8 @@ fn usable(hit: &Hit, depth: Option<u8>) -> bool {
 }
 
 fn from_score<S: Packed>(score: Score) -> S {
-    let (value, ply) = (score.value(), score.ply().unwrap_or(0));
-    S::new(value, ply)
+    match (score.ply(), score.heuristic()) {
+        (Some(ply), _) => S::new(score.value(), ply),
+        (None, evaluation) => S::evaluation(evaluation.unwrap_or(0)),
+    }
 }

@@ -19,8 +19,8 @@ pub use engine::{engine, EngineMove, EngineOptions, EngineResult, Progress};
 /// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
 pub use fastrand;
 use lines::Lines;
-pub use score::Score;
 use score::{Packed, SmallScore};
+pub use score::{Score, MAX_EVALUATION};
 pub use table::Table;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,8 +55,21 @@ pub trait Game: Clone {
     fn play(&self, mv: Self::Move) -> Self;
 
     /// A static estimate for a position that is not over, used when a depth
-    /// limit stops the search before the end of a line.
+    /// limit stops the search before the end of a line, as a value like
+    /// [`Game::outcome`]'s (a game tree's inner node's own value, say).
+    /// A game whose outcomes are few (win, draw, loss) returns 0 here and
+    /// gives its heuristic as [`Game::evaluation`].
     fn evaluate(&self) -> i64;
+
+    /// A heuristic estimate, in the game's own points (positive favours the
+    /// side to move, at most [`MAX_EVALUATION`] either way), of a position
+    /// that is not over, for a search cut by a depth limit or a budget
+    /// where [`Game::evaluate`] is 0. It ranks below every win and above
+    /// every loss ([`Score::evaluation`]), so a forced result within the
+    /// horizon always outweighs it. The default, 0, knows nothing.
+    fn evaluation(&self) -> i32 {
+        0
+    }
 
     /// An upper bound on the plies left in any line from here, if known. Only
     /// used to size buffers up front; a wrong guess costs speed, not
@@ -167,6 +180,18 @@ pub enum Tactics<M> {
     /// which the opponent cannot win at once; every other legal move
     /// lets the opponent win at once.
     Safe,
+}
+
+/// The score of a position that is not over where the search stops at
+/// `ply`: its [`Game::evaluate`] value, or when that is 0, its
+/// [`Game::evaluation`] in the band between every loss and every win. Every
+/// search scores a cut line this one way.
+#[inline(always)]
+fn cut_score<G: Game, S: Packed>(pos: &G, ply: u32) -> S {
+    match pos.evaluate() {
+        0 => S::evaluation(pos.evaluation()),
+        value => S::new(value, ply),
+    }
 }
 
 /// How far and how long a search may go.
@@ -295,8 +320,8 @@ impl<'a, M: Copy> Searcher<'a, M> {
     fn run<G: Game<Move = M>, S: Packed, const PRUNE: bool>(mut self, root: &G) -> Result<SearchResult<M>, Cancelled> {
         let started = Instant::now();
         self.nodes = 1;
-        let score = match self.leaf(root, 0) {
-            Some(value) => Score::new(value, 0),
+        let score = match self.leaf::<G, S>(root, 0) {
+            Some(score) => score.score(),
             None => self.node::<G, S, PRUNE, true>(root, 0, -S::INFINITY, S::INFINITY).score(),
         };
         if self.cancelled {
@@ -332,15 +357,15 @@ impl<'a, M: Copy> Searcher<'a, M> {
         self.cancelled
     }
 
-    /// The value of a position where the search stops (the game is over, or
-    /// the depth limit is reached at `ply`), or `None` if it goes on.
+    /// The score of a position where the search stops (the game is over,
+    /// or the depth limit is reached at `ply`), or `None` if it goes on.
     #[inline(always)]
-    fn leaf<G: Game<Move = M>>(&mut self, pos: &G, ply: usize) -> Option<i64> {
+    fn leaf<G: Game<Move = M>, S: Packed>(&mut self, pos: &G, ply: usize) -> Option<S> {
         match pos.outcome() {
-            Some(value) => Some(value),
+            Some(value) => Some(S::new(value, ply as u32)),
             None if ply == self.depth => {
                 self.cut = true;
-                Some(pos.evaluate())
+                Some(cut_score(pos, ply as u32))
             }
             None => None,
         }
@@ -370,8 +395,8 @@ impl<'a, M: Copy> Searcher<'a, M> {
             // nearly half of all positions are such leaves.
             let child = pos.play(mv);
             children += 1;
-            let (score, leaf) = match self.leaf(&child, ply + 1) {
-                Some(value) => (-S::new(value, ply as u32 + 1), true),
+            let (score, leaf) = match self.leaf::<G, S>(&child, ply + 1) {
+                Some(score) => (-score, true),
                 None => (-self.node::<G, S, PRUNE, false>(&child, ply + 1, -beta, -alpha), false),
             };
             if ROOT && !PRUNE {
@@ -398,7 +423,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
             // A position that is not over yet has no legal move: that breaks
             // the `Game` contract, so score it statically.
             self.lines.none(ply);
-            return S::new(pos.evaluate(), ply as u32);
+            return cut_score(pos, ply as u32);
         }
         best
     }

@@ -20,9 +20,29 @@ pub struct Score(i128);
 /// Room for the ply below the value: plies are always far below 2^31.
 const PLY_BITS: u32 = 32;
 
+/// The largest heuristic evaluation a [`Score`] holds (see
+/// [`Score::evaluation`]); larger ones are clamped to it.
+pub const MAX_EVALUATION: i32 = 32_000;
+
 impl Score {
     /// Beyond every real score: `-INFINITY` starts a search for a maximum.
     pub const INFINITY: Score = Score(1 << 100);
+
+    /// A heuristic evaluation (clamped to `±MAX_EVALUATION`) of a position
+    /// whose outcome no search has proven. It has the value 0 and sits in
+    /// the band between every loss and every win, whatever their ply:
+    /// outcomes are decisive, evaluations only order what lies between.
+    /// The evaluation 0 is the draw.
+    #[inline(always)]
+    pub fn evaluation(evaluation: i32) -> Score {
+        Score(evaluation.clamp(-MAX_EVALUATION, MAX_EVALUATION) as i128)
+    }
+
+    /// The heuristic evaluation this score holds: `Some` for a score of
+    /// value 0 (`Some(0)` for a draw), `None` for any other value.
+    pub fn heuristic(self) -> Option<i32> {
+        (self.value() == 0).then_some(self.0 as i32)
+    }
 
     /// The score of `value` (side to move's view) for a line ending `ply`
     /// plies from the root. `value` must not be `i64::MIN`.
@@ -67,6 +87,15 @@ pub(super) trait Packed: Copy + Ord + Neg<Output = Self> {
     /// The largest number below this one: `(s.below(), s)` is the null
     /// window that asks "is the score at least `s`?".
     fn below(self) -> Self;
+    /// The smallest number above this one.
+    #[inline(always)]
+    fn above(self) -> Self {
+        -(-self).below()
+    }
+    /// As [`Score::evaluation`].
+    fn evaluation(evaluation: i32) -> Self;
+    /// The evaluation of a score of value 0 (what lies below the value).
+    fn band(self) -> i32;
 
     /// The score relative to a position at `ply`, in 32 bits for the
     /// transposition table: the value in the high half, the plies from the
@@ -76,10 +105,13 @@ pub(super) trait Packed: Copy + Ord + Neg<Output = Self> {
     fn to_table(self, ply: u32) -> Option<i32> {
         let (value, end) = self.parts();
         if value == 0 {
-            return Some(0);
+            // An evaluation is kept as it is: only outcomes are rebased by
+            // ply. It fits below every outcome's encoding, whose distance
+            // is kept under 2^15.
+            return Some(self.band());
         }
         let distance = end.checked_sub(ply)?;
-        if value.unsigned_abs() >= 1 << 15 || distance >= 1 << 16 {
+        if value.unsigned_abs() >= 1 << 15 || distance >= 1 << 15 {
             return None;
         }
         Some(((value << 16) - value.signum() * distance as i64) as i32)
@@ -90,6 +122,9 @@ pub(super) trait Packed: Copy + Ord + Neg<Output = Self> {
     fn from_table(stored: i32, ply: u32) -> Self {
         let stored = stored as i64;
         let value = (stored + (1 << 15)) >> 16;
+        if value == 0 {
+            return Self::evaluation(stored as i32);
+        }
         let distance = ((value << 16) - stored).unsigned_abs() as u32;
         Self::new(value, ply + distance)
     }
@@ -112,6 +147,14 @@ impl Packed for Score {
     #[inline(always)]
     fn below(self) -> Score {
         Score(self.0 - 1)
+    }
+    #[inline(always)]
+    fn evaluation(evaluation: i32) -> Score {
+        Score::evaluation(evaluation)
+    }
+    #[inline(always)]
+    fn band(self) -> i32 {
+        self.0 as i32
     }
 }
 
@@ -140,6 +183,14 @@ impl Packed for SmallScore {
     fn below(self) -> SmallScore {
         SmallScore(self.0 - 1)
     }
+    #[inline(always)]
+    fn evaluation(evaluation: i32) -> SmallScore {
+        SmallScore(i64::from(evaluation.clamp(-MAX_EVALUATION, MAX_EVALUATION)))
+    }
+    #[inline(always)]
+    fn band(self) -> i32 {
+        self.0 as i32
+    }
 }
 
 impl Neg for SmallScore {
@@ -152,9 +203,10 @@ impl Neg for SmallScore {
 
 impl fmt::Debug for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.ply() {
-            Some(ply) => write!(f, "Score({} at ply {})", self.value(), ply),
-            None => write!(f, "Score({})", self.value()),
+        match (self.ply(), self.heuristic()) {
+            (Some(ply), _) => write!(f, "Score({} at ply {})", self.value(), ply),
+            (None, Some(evaluation)) if evaluation != 0 => write!(f, "Score(evaluation {evaluation})"),
+            (None, _) => write!(f, "Score({})", self.value()),
         }
     }
 }
@@ -216,6 +268,31 @@ mod tests {
         }
         assert_eq!(SmallScore::new(1 << 20, 3).to_table(0), None);
         assert_eq!(Score::new(5, 1 << 17).to_table(0), None);
+    }
+
+    #[test]
+    fn evaluations_lie_between_every_loss_and_every_win_and_survive_the_table() {
+        let slowest_win = Score::new(1, 4095);
+        let slowest_loss = Score::new(-1, 4096);
+        for evaluation in [-MAX_EVALUATION, -300, -1, 0, 1, 300, MAX_EVALUATION, i32::MAX] {
+            let score = Score::evaluation(evaluation);
+            assert!(slowest_loss < score && score < slowest_win, "{evaluation}");
+            assert_eq!(score.value(), 0);
+            assert_eq!(score.ply(), None);
+            assert_eq!(score.heuristic(), Some(evaluation.min(MAX_EVALUATION)));
+            assert_eq!((-score).heuristic(), Some(-evaluation.min(MAX_EVALUATION)));
+            let small = SmallScore::evaluation(evaluation);
+            assert_eq!(small.score(), score);
+            for ply in [0, 7] {
+                let stored = small.to_table(ply).expect("fits");
+                assert!(SmallScore::new(-1, 4096).to_table(0).unwrap() < stored);
+                assert!(stored < SmallScore::new(1, 4095).to_table(0).unwrap());
+                assert_eq!(SmallScore::from_table(stored, ply + 3), small, "only outcomes are rebased");
+            }
+        }
+        assert!(Score::evaluation(5) > Score::evaluation(4));
+        assert_eq!(Score::evaluation(0), Score::new(0, 17));
+        assert_eq!(Score::new(1, 3).heuristic(), None);
     }
 
     #[test]
