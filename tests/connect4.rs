@@ -2,6 +2,7 @@
 //! column was scored by two independent solvers, and against a brute-force
 //! solver written here that shares no code with the engine.
 
+use bestmove::games::arena::{matchup, AtDepth, Player, Random};
 use bestmove::games::connect4::Connect4;
 use bestmove::search::{engine, EngineOptions, Game, Limits, Score, Table};
 
@@ -491,5 +492,75 @@ fn with_the_book_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_a_bes
                 entry.score
             );
         }
+    }
+}
+
+// ------------------------------------------------- play cut by max_depth
+
+/// The opening of `connect4_depths`'s i-th pair of games: 3 random columns.
+fn depth_opening(seed: u64, i: usize) -> Connect4 {
+    let mut rng = fastrand::Rng::with_seed(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+    (0..3).fold(Connect4::from_bitboards(0, 0), |p, _| p.play(rng.u8(..7)))
+}
+
+#[test]
+fn on_the_empty_board_every_max_depth_from_1_to_12_plays_the_centre() {
+    let mut table = Table::with_bytes(16 << 20);
+    for depth in 1..=12 {
+        let mut player = AtDepth { depth, table: &mut table };
+        assert_eq!(Player::pick(&mut player, &Connect4::from_bitboards(0, 0)), 3, "max_depth {depth}");
+    }
+}
+
+#[test]
+fn at_max_depth_4_the_engine_wins_at_least_95_of_100_games_against_random_columns() {
+    let mut table = Table::with_bytes(16 << 20);
+    let mut engine = AtDepth { depth: 4, table: &mut table };
+    let mut random = Random(fastrand::Rng::with_seed(1));
+    let record = matchup(50, &mut |i| depth_opening(1, i), &mut engine, &mut random);
+    assert!(record.wins >= 95, "{record:?}");
+}
+
+#[test]
+fn in_a_round_robin_of_max_depths_2_4_6_and_8_each_depth_scores_more_than_the_one_below() {
+    let depths = [2, 4, 6, 8];
+    let (mut one, mut other) = (Table::with_bytes(16 << 20), Table::with_bytes(16 << 20));
+    let mut totals = [0.0; 4];
+    for i in 0..depths.len() {
+        for j in i + 1..depths.len() {
+            let mut a = AtDepth { depth: depths[i], table: &mut one };
+            let mut b = AtDepth { depth: depths[j], table: &mut other };
+            let record = matchup(50, &mut |k| depth_opening(1, k), &mut a, &mut b);
+            totals[i] += record.points();
+            totals[j] += 100.0 - record.points();
+        }
+    }
+    assert!(totals.windows(2).all(|pair| pair[0] < pair[1]), "points by depth 2, 4, 6, 8: {totals:?}");
+}
+
+#[test]
+fn a_depth_limited_answer_never_plays_a_column_that_loses_within_the_horizon_when_another_does_not() {
+    let mut rng = fastrand::Rng::with_seed(234);
+    let mut table = Table::with_bytes(16 << 20);
+    let mut checked = 0;
+    while checked < 300 {
+        let stones = rng.usize(4..=30);
+        let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
+        let depth = [2, 3, 4, 5][checked % 4];
+        let played = Player::pick(&mut AtDepth { depth, table: &mut table }, &root);
+        // Plain minimax, which shares nothing with the engine but the game:
+        // a column loses within the horizon when the opponent then has a
+        // forced win within `depth - 1` plies.
+        let loses = |column: u8| {
+            let child = root.play(column);
+            child.outcome().is_none() && {
+                let limits = Limits { max_depth: Some(depth - 1), ..Limits::default() };
+                bestmove::search::minimax(&child, limits).unwrap().score.value() > 0
+            }
+        };
+        if root.moves().any(|c| !loses(c)) {
+            assert!(!loses(played), "{moves} at max_depth {depth}: column {} loses within the horizon", played + 1);
+        }
+        checked += 1;
     }
 }

@@ -171,6 +171,21 @@ pub struct MoveScore {
     /// Connect Four only: true when the score saw every line to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<bool>,
+    /// Connect Four only: the game's evaluation behind a score of 0 that is
+    /// not exact (see [`heuristic`]), else `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evaluation: Option<Option<i32>>,
+}
+
+/// The evaluation a score stands for, in the game's points: `Some` when the
+/// score is not exact and no win or loss was forced within the search's
+/// reach, `None` for an outcome.
+fn heuristic(score: Score, exact: bool) -> Option<i32> {
+    if exact {
+        None
+    } else {
+        score.heuristic()
+    }
 }
 
 /// The board once a move is played: a tic-tac-toe board string, or
@@ -203,6 +218,11 @@ pub struct Answer {
     pub score: i64,
     /// False when the depth limit or the budget cut a line.
     pub exact: bool,
+    /// Connect Four only: the game's evaluation behind a `score` of 0 that
+    /// is not exact, in its points (positive favours the side to move);
+    /// `null` for a proven score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evaluation: Option<Option<i32>>,
     /// Plies to the end under best play, when known.
     pub plies_to_end: Option<u64>,
     /// Board-only facts (flattened into the answer).
@@ -487,6 +507,7 @@ fn common<M: Copy + PartialEq>(
             score: Some(sign * m.score.value()),
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
             exact: None,
+            evaluation: None,
         })
         .collect::<Vec<MoveScore>>();
     let chosen = s.choice.map(|c| id(c.mv));
@@ -501,6 +522,7 @@ fn common<M: Copy + PartialEq>(
         best_move_score,
         score: minimax.score,
         exact: minimax.exact,
+        evaluation: None,
         plies_to_end: minimax.plies_to_end,
         board: None,
         maximizing: None,
@@ -585,6 +607,7 @@ fn connect4_answer(
                 None => m.exact.then_some(remaining),
             }),
             exact: Some(m.exact),
+            evaluation: Some(m.score.and_then(|s| heuristic(s, m.exact))),
         })
         .collect();
     let status = position.status();
@@ -603,6 +626,7 @@ fn connect4_answer(
             .map(Score::value),
         score: engine.result.score,
         exact: engine.result.exact,
+        evaluation: Some(heuristic(engine_result.score, engine_result.exact)),
         plies_to_end: engine.result.plies_to_end,
         board: Some(BoardFacts {
             to_move: position.to_move().as_str(),

@@ -1,6 +1,7 @@
 //! The games bestmove can search: each turns caller input into a validated
 //! position and implements [`crate::search::Game`] for it.
 
+pub mod arena;
 pub mod connect4;
 pub mod tictactoe;
 pub mod tree;

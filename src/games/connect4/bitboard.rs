@@ -57,6 +57,49 @@ fn winning_cells(stones: u64, mask: u64) -> u64 {
     cells & (BOARD ^ mask)
 }
 
+/// Rows 1, 3 and 5 counted from the bottom (bit rows 0, 2 and 4): where the
+/// first player's threats are worth most.
+const ODD_ROWS: u64 = BOTTOM * 0b010101;
+/// Rows 2, 4 and 6: where the second player's are.
+const EVEN_ROWS: u64 = BOTTOM * 0b101010;
+/// Points for a stone by its column: the centre takes part in the most fours.
+const COLUMN_POINTS: [i32; WIDTH as usize] = [0, 1, 2, 4, 2, 1, 0];
+/// Points for a threat (an empty cell that completes a four), and more for
+/// one on a row of the owner's parity.
+const THREAT_POINTS: i32 = 3;
+const GOOD_PARITY_POINTS: i32 = 3;
+
+/// A heuristic estimate for the side to move, whose stones are `me`, with
+/// the opponent's `op` and every stone `mask`, in points:
+///
+/// - each threat, an empty cell that would complete four (the literature's
+///   main positional factor), and more for a threat on a row of its
+///   owner's parity: an odd row (1, 3, 5 from the bottom) for the first
+///   player, an even row for the second, which zugzwang at the end of the
+///   game tends to let its owner fill (Allis' rules);
+/// - a threat directly above one of the opponent's counts for nothing: the
+///   opponent's fills first;
+/// - each stone by its column, the centre most.
+///
+/// Symmetric (the opponent's view is the negation) and mirror-symmetric.
+pub(super) fn evaluation(me: u64, op: u64, mask: u64) -> i32 {
+    let first_to_move = mask.count_ones().is_multiple_of(2);
+    let (my_rows, op_rows) = if first_to_move { (ODD_ROWS, EVEN_ROWS) } else { (EVEN_ROWS, ODD_ROWS) };
+    let my_threats = winning_cells(me, mask);
+    let op_threats = winning_cells(op, mask);
+    let mine = my_threats & !(op_threats << 1);
+    let theirs = op_threats & !(my_threats << 1);
+    let threats = |cells: u64, rows: u64| {
+        THREAT_POINTS * cells.count_ones() as i32 + GOOD_PARITY_POINTS * (cells & rows).count_ones() as i32
+    };
+    let mut points = threats(mine, my_rows) - threats(theirs, op_rows);
+    for (column, weight) in COLUMN_POINTS.iter().enumerate() {
+        let cells = column_mask(column as u32);
+        points += weight * ((me & cells).count_ones() as i32 - (op & cells).count_ones() as i32);
+    }
+    points
+}
+
 /// A Connect Four position as two bitboards (see the module map): the
 /// stones of the side to move, and all stones; and the opening book to
 /// consult, if any.
@@ -174,9 +217,16 @@ impl Game for Connect4 {
         Connect4 { current: self.current ^ self.mask, mask: self.mask | cell, book: self.book }
     }
 
-    /// An undecided position is worth a draw: the engine does not guess.
+    /// Outcomes are -1, 0 and +1: the estimate is [`Game::evaluation`].
     fn evaluate(&self) -> i64 {
         0
+    }
+
+    /// Threats and the centre, in points for the side to move (see
+    /// [`evaluation`]).
+    #[inline]
+    fn evaluation(&self) -> i32 {
+        evaluation(self.current, self.current ^ self.mask, self.mask)
     }
 
     fn max_plies_hint(&self) -> usize {
