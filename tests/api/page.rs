@@ -51,6 +51,7 @@ async fn every_file_the_page_loads_is_served_with_its_content_type() {
         let expected =
             if path.ends_with(".css") { "text/css; charset=utf-8" } else { "text/javascript; charset=utf-8" };
         assert_eq!(response.header("content-type").as_deref(), Some(expected), "{path}");
+        assert_eq!(response.header("x-content-type-options").as_deref(), Some("nosniff"), "{path}");
         assert!(!response.body.is_empty(), "{path}");
     }
 }
@@ -85,5 +86,68 @@ async fn an_unknown_file_is_a_json_404() {
         let response = get(path).await;
         assert_eq!(response.status, StatusCode::NOT_FOUND, "{path}");
         assert_eq!(response.json()["error"]["code"], "not_found", "{path}");
+    }
+}
+
+#[tokio::test]
+async fn the_page_is_served_under_a_strict_content_policy() {
+    let page = get("/").await;
+    let policy = page.header("content-security-policy").expect("the page has a content policy");
+    let directive = |name: &str| {
+        policy
+            .split(';')
+            .map(str::trim)
+            .find_map(|d| d.strip_prefix(name).filter(|rest| rest.starts_with(' ')).map(str::trim))
+            .unwrap_or_else(|| panic!("no {name} in {policy}"))
+    };
+    assert_eq!(directive("default-src"), "'none'");
+    assert_eq!(directive("script-src"), "'self'");
+    assert_eq!(directive("style-src"), "'self'");
+    assert_eq!(directive("connect-src"), "'self'");
+    assert_eq!(directive("frame-ancestors"), "'none'");
+    assert!(!policy.contains("unsafe-"), "{policy}");
+    assert_eq!(page.header("x-content-type-options").as_deref(), Some("nosniff"));
+    assert_eq!(page.header("referrer-policy").as_deref(), Some("no-referrer"));
+}
+
+#[tokio::test]
+async fn the_markup_has_nothing_the_policy_would_block() {
+    let html = get("/").await.text().to_ascii_lowercase();
+    assert!(!html.contains("<style"), "a <style> block");
+    assert!(!html.contains(" style="), "a style attribute");
+    assert!(!html.contains("javascript:"), "a javascript: URL");
+    for (at, _) in html.match_indices("<script") {
+        let tag = &html[at..at + html[at..].find('>').expect("a tag ends")];
+        assert!(tag.contains(" src=\"/assets/"), "an inline script: {tag}");
+    }
+    // Inline event handlers (onclick=...) are inline script too.
+    let mut rest = html.as_str();
+    while let Some(at) = rest.find(" on") {
+        let name: String = rest[at + 3..].chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+        let handler = !name.is_empty() && rest[at + 3 + name.len()..].starts_with('=');
+        assert!(!handler, "an inline handler: on{name}");
+        rest = &rest[at + 3..];
+    }
+}
+
+/// The paths the shipped Ingress routes to the service.
+fn ingress_paths() -> Vec<String> {
+    let ingress =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/kubernetes/ingress.yaml")).unwrap();
+    ingress.lines().filter_map(|l| l.trim().strip_prefix("- path: ")).map(|p| p.trim().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn the_page_links_only_what_a_visitor_can_open() {
+    let html = get("/").await.text();
+    let routed = ingress_paths();
+    assert!(routed.iter().any(|p| p == "/healthz"), "{routed:?}");
+    for (at, _) in html.match_indices("<a href=\"") {
+        let rest = &html[at + 9..];
+        let link = &rest[..rest.find('"').unwrap()];
+        if link.starts_with('/') {
+            assert!(routed.iter().any(|p| p == link), "the page links {link}, which the Ingress does not route");
+            assert_eq!(get(link).await.status, StatusCode::OK, "{link}");
+        }
     }
 }
