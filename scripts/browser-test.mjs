@@ -7,6 +7,7 @@
 //   CHROMIUM        browser executable (default /usr/bin/chromium)
 //   SCREENSHOT      where to save the screenshot (default docs/screenshot.png)
 //   SCREENSHOT_C4   where to save the Connect Four screenshot (default docs/screenshot-connect4.png)
+//   SCREENSHOT_PHONE where to save the screenshot at phone width (default target/browser-test/screenshot-phone.png)
 //   C4_TIME_MS      the engine's thinking time per Connect Four move in the game (default 1000)
 //   C4_LONG_MS      the thinking time of the long search whose progress is watched (default 5000)
 //   C4_SEED         seed of the random moves played for the human (default: the clock; printed)
@@ -20,6 +21,7 @@ const PW_DIR = path.resolve(process.env.PW_DIR || 'target/browser-test');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCREENSHOT = path.resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SCREENSHOT_C4 = path.resolve(process.env.SCREENSHOT_C4 || 'docs/screenshot-connect4.png');
+const SCREENSHOT_PHONE = path.resolve(process.env.SCREENSHOT_PHONE || 'target/browser-test/screenshot-phone.png');
 const C4_TIME_MS = String(process.env.C4_TIME_MS || '1000');
 const C4_LONG_MS = String(process.env.C4_LONG_MS || '5000');
 const C4_SEED = Number(process.env.C4_SEED || Date.now() % 1000000);
@@ -155,9 +157,14 @@ async function connectFour(page) {
   // The observer sees the display whenever it changes while the search is still running (several
   // events that arrive in one network read are shown one after the other but seen together).
   await page.evaluate(() => {
-    window.__progress = { shown: [], updates: 0 };
+    window.__progress = { shown: [], updates: 0, phases: [] };
     const board = document.getElementById('c4-board');
     const progress = document.getElementById('progress');
+    new MutationObserver(() => {
+      const phases = window.__progress.phases;
+      const phase = progress.dataset.phase || '';
+      if (phases[phases.length - 1] !== phase) phases.push(phase);
+    }).observe(progress, { attributes: true, attributeFilter: ['data-phase'] });
     const seen = () => {
       if (board.dataset.busy !== 'true') return;
       const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'].map((id) => document.getElementById(id).textContent).join(' | ');
@@ -178,6 +185,10 @@ async function connectFour(page) {
   const updates = Number(await page.$eval('#progress', (p) => p.dataset.updates));
   check('progress display updated at least twice during one search', duringSearch >= 2 && snaps.length >= 1,
     `${duringSearch} of ${updates} progress events shown before the answer; seen: ${snaps.slice(0, 4).join(' / ')}${snaps.length > 4 ? ' / …' : ''}`);
+  // The deepening the events report is short; the columns are scored after it, silently, until the answer.
+  const { phases } = await page.evaluate(() => window.__progress);
+  check('the progress display shows the column scoring after the deepening', phases.includes('scoring') &&
+    phases.indexOf('scoring') > phases.indexOf('deepening') && phases[phases.length - 1] === 'done', phases.join(' > '));
   const rate = await page.textContent('#pg-rate');
   check('progress shows positions per second', /\d/.test(rate), rate);
 
@@ -264,6 +275,40 @@ async function connectFour(page) {
     `turn=${turn}, ${after.moves} moves`);
 }
 
+/** At phone width (375 px) nothing is wider than the screen, and both games still play. */
+async function phoneWidth(page) {
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: 375, height: 812 });
+  const overflow = async () => page.evaluate(() => {
+    const wide = [...document.querySelectorAll('body *')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.right > document.documentElement.clientWidth + 1;
+    }).map((e) => e.id || e.className || e.tagName).slice(0, 5);
+    return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide };
+  });
+  for (const game of ['connect4', 'tictactoe']) {
+    await page.check(`#game-${game}`);
+    await page.click('#new-game');
+    const board = game === 'connect4' ? '#c4-board' : '#board';
+    await page.waitForFunction((b) => {
+      const el = document.querySelector(b);
+      return el.offsetParent !== null && el.dataset.busy === 'false' && ['human', 'over', 'error'].includes(el.dataset.turn);
+    }, board, { timeout: C4_TIMEOUT });
+    const o = await overflow();
+    check(`no horizontal overflow at phone width (${game})`, o.scroll <= o.client && o.wide.length === 0,
+      `scrollWidth ${o.scroll}, clientWidth ${o.client}${o.wide.length ? `; too wide: ${o.wide.join(', ')}` : ''}`);
+    const box = await page.$eval(board, (b) => b.getBoundingClientRect().width);
+    const first = game === 'connect4' ? '#col-3' : '#cell-4';
+    const before = Number(await page.$eval(board, (b) => b.dataset.moves));
+    await page.click(first);
+    await page.waitForFunction(([b, n]) => Number(document.querySelector(b).dataset.moves) > n, [board, before]);
+    check(`${game} plays at phone width`, box > 200, `board ${Math.round(box)} px wide`);
+  }
+  await page.screenshot({ path: SCREENSHOT_PHONE, animations: 'disabled', fullPage: true });
+  console.log(`screenshot saved to ${SCREENSHOT_PHONE}`);
+  await page.setViewportSize(viewport);
+}
+
 async function main() {
   const userDataDir = mkdtempSync(path.join(tmpdir(), 'bestmove-chromium-'));
   const pageErrors = [];
@@ -286,6 +331,13 @@ async function main() {
         '--disable-sync',
       ],
     });
+    // Every violation of the page's content policy is recorded, from the first line of the document on.
+    await context.addInitScript(() => {
+      window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile}:${e.lineNumber}`);
+      });
+    });
     const page = context.pages()[0] || (await context.newPage());
     page.setDefaultTimeout(STEP_TIMEOUT);
     page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -297,6 +349,18 @@ async function main() {
     const resp = await page.goto(BASE_URL + '/', { waitUntil: 'load' });
     check('GET / serves the page', resp && resp.status() === 200 && /text\/html/.test(resp.headers()['content-type'] || ''),
       resp ? `${resp.status()} ${resp.headers()['content-type']}` : 'no response');
+    const headers = resp ? resp.headers() : {};
+    const csp = headers['content-security-policy'] || '';
+    check('the page is served with a strict content policy', /script-src 'self'(;|$)/.test(csp) && /style-src 'self'(;|$)/.test(csp) &&
+      !/unsafe-inline/.test(csp) && headers['x-content-type-options'] === 'nosniff' && !!headers['referrer-policy'], csp);
+    const assets = await page.evaluate(() => performance.getEntriesByType('resource')
+      .filter((r) => new URL(r.name).pathname.startsWith('/assets/')).map((r) => new URL(r.name).pathname));
+    const assetTypes = await page.evaluate(async (paths) => Promise.all(paths.map(async (p) => {
+      const r = await fetch(p);
+      return `${p} ${r.status} ${r.headers.get('content-type')} ${r.headers.get('etag') ? 'etag' : 'no-etag'}`;
+    })), assets);
+    check('the stylesheet and at least four modules load with their content types', assets.filter((a) => a.endsWith('.js')).length >= 4 &&
+      assetTypes.every((t) => / 200 (text\/javascript|text\/css); charset=utf-8 etag$/.test(t)), assetTypes.join('; '));
     await page.waitForSelector('#cell-8');
     check('service reported online', await page.waitForFunction(
       () => document.getElementById('service-state').dataset.state === 'up', null, { timeout: 5000 }).then(() => true, () => false));
@@ -398,7 +462,10 @@ async function main() {
       `"${shown.text}"`);
 
     await connectFour(page);
+    await phoneWidth(page);
 
+    const violations = await page.evaluate(() => window.__cspViolations);
+    check('no content policy violation reported', violations.length === 0, violations.join(' | '));
     check('no script errors on the page', pageErrors.length === 0, pageErrors.join(' | '));
   } finally {
     if (context) await context.close().catch(() => {});

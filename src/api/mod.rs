@@ -38,8 +38,34 @@ use metrics::{AlgorithmLabels, RequestLabels, RouteLabels};
 
 /// The OpenAPI description of this service, served as is.
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
-/// The playable page.
-const INDEX_HTML: &str = include_str!("../web/index.html");
+/// The playable page's markup, served at `/`.
+const INDEX_HTML: PageFile = PageFile::new("index.html", "text/html; charset=utf-8", include_str!("../web/index.html"));
+/// The page's stylesheet and ES modules, served at `/assets/{name}`: the
+/// service client and its event-stream parser, the game controller, one
+/// adapter (and one board model) per game, the tree explorer.
+const PAGE_ASSETS: [PageFile; 14] = [
+    PageFile::new("style.css", CSS, include_str!("../web/style.css")),
+    PageFile::new("app.js", JS, include_str!("../web/app.js")),
+    PageFile::new("dom.js", JS, include_str!("../web/dom.js")),
+    PageFile::new("format.js", JS, include_str!("../web/format.js")),
+    PageFile::new("events.js", JS, include_str!("../web/events.js")),
+    PageFile::new("client.js", JS, include_str!("../web/client.js")),
+    PageFile::new("analysis.js", JS, include_str!("../web/analysis.js")),
+    PageFile::new("progress.js", JS, include_str!("../web/progress.js")),
+    PageFile::new("controller.js", JS, include_str!("../web/controller.js")),
+    PageFile::new("tictactoe-model.js", JS, include_str!("../web/tictactoe-model.js")),
+    PageFile::new("tictactoe.js", JS, include_str!("../web/tictactoe.js")),
+    PageFile::new("connect4-model.js", JS, include_str!("../web/connect4-model.js")),
+    PageFile::new("connect4.js", JS, include_str!("../web/connect4.js")),
+    PageFile::new("tree.js", JS, include_str!("../web/tree.js")),
+];
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+/// What the page may load: its own scripts and stylesheet, and requests to
+/// its own origin; no inline script or style, no plugins, no framing. The
+/// empty favicon is a `data:` image.
+const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+    connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /// The request id header, accepted from clients and echoed back.
 pub static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -129,6 +155,7 @@ pub fn app(config: Config) -> Router {
 pub fn router(state: Arc<AppState>) -> Router {
     let routes = Router::new()
         .route("/", get(index))
+        .route("/assets/{name}", get(page_asset))
         .route("/best-move", post(best_move))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
@@ -243,8 +270,64 @@ async fn not_found(request: Request) -> ApiError {
     ApiError::NotFound(request.uri().path().chars().take(200).collect())
 }
 
-async fn index() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX_HTML)
+/// One file of the page, embedded in the binary at build time.
+struct PageFile {
+    /// Its name under `/assets/` (the markup is served at `/`).
+    name: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+impl PageFile {
+    const fn new(name: &'static str, content_type: &'static str, body: &'static str) -> Self {
+        PageFile { name, content_type, body }
+    }
+
+    /// A strong validator: a hash of the file's bytes (64-bit FNV-1a), the
+    /// same in every replica of a build and changed by any edit.
+    fn etag(&self) -> HeaderValue {
+        let hash = self
+            .body
+            .bytes()
+            .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+        HeaderValue::from_str(&format!("\"{hash:016x}\"")).expect("hex in quotes is a valid header")
+    }
+
+    /// The file, or 304 when the client's copy (`If-None-Match`) is this one.
+    ///
+    /// `Cache-Control: no-cache` lets the browser keep a copy but makes it
+    /// ask before each use: the modules import each other by fixed names,
+    /// so a copy kept by age alone could pair an old module with a new one
+    /// after a deploy, while a revalidation costs one small 304.
+    fn response(&self, request_headers: &HeaderMap) -> Response {
+        let etag = self.etag();
+        let fresh = request_headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()).is_some_and(|tags| {
+            tags.split(',').any(|tag| tag.trim() == "*" || tag.trim().trim_start_matches("W/") == etag)
+        });
+        let mut response = if fresh { StatusCode::NOT_MODIFIED.into_response() } else { self.body.into_response() };
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(self.content_type));
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        headers.insert(header::ETAG, etag);
+        headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+        response
+    }
+}
+
+/// `GET /`: the page, under a content policy that allows only its own files.
+async fn index(headers: HeaderMap) -> Response {
+    let mut response = INDEX_HTML.response(&headers);
+    response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(PAGE_CSP));
+    response
+}
+
+/// `GET /assets/{name}`: the page's stylesheet and modules.
+async fn page_asset(axum::extract::Path(name): axum::extract::Path<String>, request: Request) -> Response {
+    match PAGE_ASSETS.iter().find(|file| file.name == name) {
+        Some(file) => file.response(request.headers()),
+        None => not_found(request).await.into_response(),
+    }
 }
 
 async fn healthz() -> Json<serde_json::Value> {

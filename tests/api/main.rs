@@ -8,6 +8,7 @@ mod connect4;
 mod contract;
 mod helpers;
 mod limits;
+mod page;
 mod robustness;
 mod service;
 mod stream;

@@ -1,0 +1,70 @@
+// The page's entry point: one controller per game, the game switch, the
+// controls every game shares, the tree explorer and the service's state.
+//
+// A new game is one adapter module (see controller.js for what it
+// provides) registered in GAMES, its board and settings in index.html.
+
+import { $ } from './dom.js';
+import { fetchHealth } from './client.js';
+import { GameController } from './controller.js';
+import { tictactoe } from './tictactoe.js';
+import { connectFour } from './connect4.js';
+import { treeExplorer } from './tree.js';
+
+/** The games, by the id the page's switch and `body[data-game]` use. */
+const GAMES = { tictactoe, connect4: connectFour };
+/** The game shown for a URL fragment (#connect4); the first game otherwise. */
+const DEFAULT_GAME = 'tictactoe';
+
+async function checkHealth() {
+  const pill = $('service-state');
+  const health = await fetchHealth();
+  if (!health) {
+    pill.dataset.state = 'down';
+    pill.textContent = 'service unreachable';
+    return;
+  }
+  pill.dataset.state = 'up';
+  pill.textContent = 'service online' + (health.version ? ' · v' + health.version : '');
+  if (health.version) $('version-note').textContent = 'bestmove ' + health.version;
+}
+
+const shared = { tally: { human: 0, draw: 0, computer: 0 }, checkHealth };
+const games = {};
+for (const [id, make] of Object.entries(GAMES)) games[id] = new GameController(make(), shared);
+let current = null;
+
+/** Shows one game; switching starts a new game of it. */
+function setMode(id, fromUser) {
+  const next = games[id] ? id : DEFAULT_GAME;
+  document.body.dataset.game = next;
+  $('game-' + next).checked = true;
+  if (fromUser) history.replaceState(null, '', next === DEFAULT_GAME ? location.pathname + location.search : '#' + next);
+  // Only one game runs at a time: stop the others' searches.
+  for (const game of Object.values(games)) game.deactivate();
+  current = games[next];
+  current.activate();
+}
+
+$('new-game').addEventListener('click', () => current.newGame());
+$('hint').addEventListener('click', () => current.askHint());
+$('undo').addEventListener('click', () => current.undo());
+$('retry').addEventListener('click', () => current.runRetry());
+$('first-player').addEventListener('change', () => current.newGame());
+// Settings of one game start a new game of it.
+$('human-mark').addEventListener('change', () => { if (current === games.tictactoe) current.newGame(); });
+$('c4-colour').addEventListener('change', () => { if (current === games.connect4) current.newGame(); });
+document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener('change', () => {
+  if (r.checked) setMode(r.value, true);
+}));
+$('pv-toggle').addEventListener('click', () => current.togglePv());
+$('copy-moves').addEventListener('click', () => current.copyMoves());
+$('load-moves').addEventListener('click', () => current.loadMoves($('c4-moves').value));
+$('c4-moves').addEventListener('input', () => { current.movesEdited = true; });
+$('c4-moves').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') { e.preventDefault(); current.loadMoves($('c4-moves').value); }
+});
+
+treeExplorer();
+checkHealth();
+setMode(location.hash.slice(1), false);

@@ -1,0 +1,381 @@
+// The game controller: turns, undo, hints, difficulty, the session's
+// scores, the analysis panel and the search progress, written once for
+// every game. What differs between games (the board, how a move is named
+// and entered, the request's fields) is the game's adapter; a new game is
+// one adapter module plus its registration in app.js.
+//
+// A game is a list of moves. The adapter's `settings()` gives the human's
+// side in the game's notation (`human`, 'X' or 'O') and who moves first
+// (`first`, 'human' or 'computer'); the side to move follows from the
+// number of moves played.
+//
+// The adapter interface, as used here:
+//   id, boardEl, streams (progress events wanted), timed (a time budget applies),
+//   cutWords (why a score may not be exact), notation (optional: {format, parse}),
+//   drawsLine (the line of best play can be drawn on the board),
+//   settings(), computerOptions(), hintOptions(), timeoutMs(options),
+//   requestBody(moves, toMove, settings), isLegal(moves, move, settings), isOver(moves, settings),
+//   sideName(mark, settings), moveName(move), moveLong(move), moveShort(move),
+//   pvItem(move, mark, settings), endText(outcome, winner, settings), endMore,
+//   render(view), showMoveMap(d, ctx, settings), resetMoveMap(), overlay(analysis, moves),
+//   focus(move), bind(controller).
+
+import { $, el } from './dom.js';
+import { postBestMove } from './client.js';
+import { fillCompare, fillPv } from './analysis.js';
+import { ProgressPanel } from './progress.js';
+import { capitalize, hintWords, outcomeText } from './format.js';
+
+const other = (m) => (m === 'X' ? 'O' : 'X');
+
+/** The status line under the board, shared by the games. */
+export function setStatus(parts, opts = {}) {
+  const statusEl = $('status');
+  statusEl.classList.toggle('error', !!opts.error);
+  if (opts.outcome) statusEl.dataset.outcome = opts.outcome; else delete statusEl.dataset.outcome;
+  statusEl.replaceChildren();
+  if (opts.spinner) statusEl.appendChild(el('span', { class: 'spinner', 'aria-hidden': 'true' }));
+  for (const p of [].concat(parts)) statusEl.append(p);
+}
+
+const randomBadge = (title) => el('span', title ? { class: 'badge', title } : { class: 'badge' }, 'random move');
+
+export class GameController {
+  /** `shared.tally` counts results across games; `shared.checkHealth()` refreshes the service's state. */
+  constructor(adapter, shared) {
+    this.adapter = adapter;
+    this.shared = shared;
+    this.progress = adapter.streams ? new ProgressPanel((m) => adapter.moveShort(m), adapter.scoringText) : null;
+    this.settings = adapter.settings();
+    this.moves = [];
+    this.turn = 'idle';        // 'human' | 'computer' | 'over' | 'error'
+    this.busy = false;
+    this.outcome = null;       // 'human' | 'computer' | 'draw'
+    this.line = null;          // the winning line, from the service
+    this.hint = null;          // the suggested move
+    this.request = null;       // the request in flight, to cancel it
+    this.generation = 0;       // bumps whenever a request's answer stops mattering
+    this.retry = null;         // repeats the failed request
+    this.analysis = null;      // {d, ctx} of the last answer shown in the analysis panel
+    this.showPv = false;       // the analysed line is drawn on the board
+    this.movesEdited = false;  // the move list field holds the user's own text
+    this.justPlayed = false;   // the last move was played since the last render
+    adapter.resetMoveMap();
+    adapter.bind(this);
+  }
+
+  starter() { return this.settings.first === 'human' ? this.settings.human : other(this.settings.human); }
+  sideAt(ply) { return ply % 2 === 0 ? this.starter() : other(this.starter()); }
+  sideToMove() { return this.sideAt(this.moves.length); }
+  computerMark() { return other(this.settings.human); }
+  name(mark) { return this.adapter.sideName(mark, this.settings); }
+
+  canUndo() {
+    return this.moves.some((_, ply) => this.sideAt(ply) === this.settings.human) || (this.turn === 'over' && this.moves.length > 0);
+  }
+
+  /** Shows this game: its last analysis, and a new game. */
+  activate() {
+    if (this.analysis) {
+      this.showAnalysis(this.analysis.d, this.analysis.ctx);
+    } else {
+      $('analysis').dataset.source = 'none';
+      $('analysis-sub').textContent = 'Waiting for the service’s first answer';
+    }
+    this.newGame();
+  }
+
+  /** Another game is shown: this one's search stops. */
+  deactivate() { this.stop(); }
+
+  stop() {
+    if (this.request) this.request.abort();
+    this.request = null;
+    this.generation += 1;
+    this.busy = false;
+    if (this.progress) this.progress.stop();
+  }
+
+  newGame() {
+    this.stop();
+    this.settings = this.adapter.settings();
+    this.moves = [];
+    this.movesEdited = false;
+    this.showPv = false;
+    this.resume('New game.');
+  }
+
+  /** Takes back moves until it is the human's turn again, at least one. */
+  undo() {
+    if (!this.canUndo()) return;
+    this.stop();
+    do { this.moves.pop(); } while (this.moves.length > 0 && this.sideToMove() !== this.settings.human);
+    this.movesEdited = false;
+    this.resume('Move taken back.');
+  }
+
+  /** Continues from the current moves: the computer plays if it is its turn (or reports how the game ended). */
+  resume(message) {
+    this.outcome = null;
+    this.line = null;
+    this.hint = null;
+    this.retry = null;
+    if (this.adapter.isOver(this.moves, this.settings) || this.sideToMove() !== this.settings.human) {
+      this.computerTurn();
+    } else {
+      this.turn = 'human';
+      setStatus(message + ' Your move (' + this.name(this.settings.human) + ').');
+      this.render();
+    }
+  }
+
+  play(move) {
+    this.moves.push(move);
+    this.movesEdited = false;
+    this.justPlayed = true;
+  }
+
+  humanMove(move) {
+    if (this.turn !== 'human' || this.busy || !this.adapter.isLegal(this.moves, move, this.settings)) return;
+    this.hint = null;
+    if (this.adapter.notation) this.movesMessage(null);
+    this.play(move);
+    this.computerTurn();
+  }
+
+  post(body, options, onSlow) {
+    return postBestMove(JSON.stringify(body), {
+      onSlow,
+      onProgress: this.progress ? (p) => this.progress.update(p) : null,
+      timeoutMs: this.adapter.timeoutMs(options),
+    });
+  }
+
+  body(toMove, options) {
+    return Object.assign(this.adapter.requestBody(this.moves, toMove, this.settings), options);
+  }
+
+  /** Asks the service for the computer's move. */
+  computerTurn() {
+    const gen = this.generation;
+    const mark = this.computerMark();
+    const options = this.adapter.computerOptions();
+    const snapshot = this.moves.slice();
+    this.turn = 'computer';
+    this.busy = true;
+    this.retry = null;
+    this.hint = null;
+    setStatus('Computer (' + this.name(mark) + ') to move.');
+    if (this.progress) this.progress.start('Computer is searching');
+    this.render();
+    const req = this.post(this.body(mark, options), options, () => {
+      if (gen === this.generation && this.busy) setStatus('Computer (' + this.name(mark) + ') is thinking…', { spinner: true });
+    });
+    this.request = req;
+    req.promise.then((r) => {
+      if (gen !== this.generation) return;
+      this.request = null;
+      if (!r.ok) {
+        if (r.kind !== 'aborted') this.failed(r, () => this.computerTurn(), 'the position');
+        return;
+      }
+      const d = r.data;
+      this.busy = false;
+      if (this.progress) this.progress.done(d);
+      if (d.best_move === null || d.best_move === undefined) {
+        // The human's move ended the game; the service says how.
+        this.finish(d.status, d.winner, d.winning_line);
+        this.render();
+        return;
+      }
+      this.showAnalysis(d, { source: 'computer', moves: snapshot, toMove: mark });
+      this.play(d.best_move);
+      if (d.status_after && d.status_after !== 'in_progress') {
+        this.finish(d.status_after, d.winner_after, d.winning_line_after);
+        if (d.random_move) $('status').append(randomBadge());
+      } else {
+        this.turn = 'human';
+        const parts = ['Computer played ' + this.adapter.moveName(d.best_move) + '. Your move (' + this.name(this.settings.human) + ').'];
+        if (d.random_move) parts.push(randomBadge('Difficulty made the computer play a random move'));
+        setStatus(parts);
+      }
+      this.render();
+    });
+  }
+
+  /** Asks the service for the human's best move, shown on the board and in the analysis panel. */
+  askHint() {
+    if (this.turn !== 'human' || this.busy) return;
+    const gen = this.generation;
+    const mark = this.settings.human;
+    const options = this.adapter.hintOptions();
+    const snapshot = this.moves.slice();
+    this.busy = true;
+    if (this.progress) this.progress.start('Searching for your best move');
+    this.render();
+    const req = this.post(this.body(mark, options), options, () => {
+      if (gen === this.generation && this.busy) setStatus('Looking for your best move…', { spinner: true });
+    });
+    this.request = req;
+    req.promise.then((r) => {
+      if (gen !== this.generation) return;
+      this.request = null;
+      this.busy = false;
+      if (!r.ok) {
+        if (r.kind === 'aborted') return;
+        // A failed hint leaves the game as it was.
+        if (this.progress) this.progress.stop();
+        setStatus(r.kind === 'service' ? 'Hint failed: ' + r.error.message : r.message, { error: true });
+        this.render();
+        return;
+      }
+      const d = r.data;
+      if (this.progress) this.progress.done(d);
+      if (typeof d.best_move === 'number') {
+        this.hint = d.best_move;
+        this.showAnalysis(d, { source: 'hint', moves: snapshot, toMove: mark });
+        setStatus('Hint: ' + this.adapter.moveName(d.best_move) + ' (' + hintWords(d, this.adapter.cutWords) + ').');
+      }
+      this.render();
+      if (this.hint !== null) this.adapter.focus(this.hint);
+    });
+  }
+
+  finish(status, winner, line) {
+    this.turn = 'over';
+    this.line = Array.isArray(line) ? line : null;
+    this.hint = null;
+    this.outcome = status === 'draw' ? 'draw' : winner === this.settings.human ? 'human' : 'computer';
+    this.shared.tally[this.outcome] += 1;
+    const msg = this.adapter.endText(this.outcome, winner, this.settings);
+    setStatus([msg, el('span', { class: 'more' }, this.adapter.endMore)], { outcome: this.outcome });
+  }
+
+  failed(result, retryFn, what) {
+    this.busy = false;
+    this.turn = 'error';
+    this.retry = retryFn;
+    if (this.progress) this.progress.stop();
+    let msg = result.message;
+    if (result.kind === 'service') {
+      msg = 'The service rejected ' + what + ': ' + result.error.message +
+        (result.error.field ? ' (field: ' + result.error.field + ')' : '');
+    }
+    setStatus(msg, { error: true });
+    if (result.kind === 'network' || result.kind === 'timeout') this.shared.checkHealth();
+    this.render();
+  }
+
+  runRetry() {
+    const f = this.retry;
+    this.retry = null;
+    if (f) f();
+  }
+
+  togglePv() {
+    this.showPv = !this.showPv;
+    this.render();
+  }
+
+  // --- the move list (for games with a notation) ---
+
+  movesMessage(text, error) {
+    const msg = $('moves-msg');
+    if (this.movesHelp === undefined) this.movesHelp = msg.textContent;
+    msg.textContent = text === null ? this.movesHelp : text;
+    msg.classList.toggle('error', !!error);
+  }
+
+  loadMoves(text) {
+    const parsed = this.adapter.notation.parse(text);
+    if (!parsed.ok) {
+      this.movesMessage(parsed.message, true);
+      $('c4-moves').focus();
+      return;
+    }
+    this.stop();
+    this.moves = parsed.moves;
+    this.movesEdited = false;
+    this.movesMessage('Position set up after ' + parsed.moves.length + (parsed.moves.length === 1 ? ' move.' : ' moves.'));
+    this.resume('Position set up.');
+  }
+
+  async copyMoves() {
+    const text = this.adapter.notation.format(this.moves);
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (_) {
+      const input = $('c4-moves');
+      input.value = text;
+      this.movesEdited = false;
+      input.select();
+      try { document.execCommand('copy'); } catch (_) { /* the list stays selected for copying by hand */ }
+    }
+    this.movesMessage(text ? 'Copied ' + text.length + (text.length === 1 ? ' move: ' : ' moves: ') + text : 'No moves yet.');
+  }
+
+  // --- drawing ---
+
+  render() {
+    const a = this.adapter;
+    const playable = this.turn === 'human' && !this.busy;
+    const line = this.line || [];
+    const overlay = a.drawsLine && this.analysis ? a.overlay(this.analysis, this.moves) : null;
+    a.render({
+      moves: this.moves, settings: this.settings, playable, line, hint: this.hint,
+      animate: this.justPlayed, pv: this.showPv ? overlay : null,
+      lastComputer: this.lastComputerMove(),
+    });
+    this.justPlayed = false;
+    const board = a.boardEl;
+    board.dataset.turn = this.turn;
+    board.dataset.busy = String(this.busy);
+    board.dataset.moves = String(this.moves.length);
+    board.dataset.hasLine = String(line.length > 0);
+    if (this.outcome) board.dataset.outcome = this.outcome; else delete board.dataset.outcome;
+    $('hint').disabled = !playable;
+    $('undo').disabled = !this.canUndo();
+    $('retry').hidden = !this.retry;
+    if (a.notation && !this.movesEdited) $('c4-moves').value = a.notation.format(this.moves);
+    if (a.drawsLine) {
+      const toggle = $('pv-toggle');
+      toggle.disabled = !overlay;
+      toggle.setAttribute('aria-pressed', String(this.showPv && !!overlay));
+      toggle.textContent = this.showPv && overlay ? 'Hide line on board' : 'Show line on board';
+    }
+    const tally = this.shared.tally;
+    $('tally-human').textContent = tally.human;
+    $('tally-draw').textContent = tally.draw;
+    $('tally-computer').textContent = tally.computer;
+  }
+
+  lastComputerMove() {
+    for (let ply = this.moves.length - 1; ply >= 0; ply--) {
+      if (this.sideAt(ply) !== this.settings.human) return this.moves[ply];
+    }
+    return null;
+  }
+
+  showAnalysis(d, ctx) {
+    const a = this.adapter;
+    this.analysis = { d, ctx };
+    $('analysis').dataset.source = ctx.source;
+    const parts = [];
+    if (ctx.source === 'hint') parts.push('hint, perfect play');
+    else if (d.max_depth) parts.push('lookahead ' + d.max_depth);
+    else if (a.timed) parts.push('full lookahead');
+    if (a.timed && typeof d.time_ms === 'number') parts.push(d.time_ms / 1000 + ' s');
+    const list = parts.length ? ' (' + parts.join(', ') + ')' : '';
+    $('analysis-sub').textContent = (ctx.source === 'hint' ? 'Your options' : 'The computer’s options') + list;
+    a.showMoveMap(d, ctx, this.settings);
+    const who = this.name(ctx.toMove);
+    $('an-to-move').textContent = capitalize(who) + (ctx.source === 'hint' ? ' (you)' : ' (computer)');
+    $('an-move-label').textContent = ctx.source === 'hint' ? 'Suggested' : 'Played';
+    const mv = $('an-move');
+    mv.replaceChildren(a.moveLong(d.best_move));
+    if (d.random_move) mv.append(' ', randomBadge());
+    $('an-outcome').textContent = outcomeText(d.score, d.plies_to_end, d.exact, who, a.cutWords);
+    fillPv($('an-pv'), d.principal_variation, (m, k) => a.pvItem(m, k % 2 === 0 ? ctx.toMove : other(ctx.toMove), this.settings));
+    fillCompare('', d, $('ab-saved'));
+  }
+}

@@ -1,0 +1,118 @@
+// The search progress panel: the engine's iterations as the event stream
+// reports them, and what the search is doing between reports.
+//
+// The service reports each finished iteration of the engine's deepening,
+// which is short (a small share of the time budget); after it, it scores
+// every root move (each Connect Four column) for the rest of the budget and
+// reports nothing until the answer. So after a report that is exact (the
+// deepening is over), or after QUIET_MS without one, the panel shows an
+// indeterminate "scoring" phase instead of a display that looks stuck.
+
+import { $ } from './dom.js';
+import { fmtInt, fmtRate, fmtUs, scoreShort, toTheEnd } from './format.js';
+
+/** Silence after an iteration's report that means the scoring has begun. */
+export const QUIET_MS = 400;
+const STATS = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'];
+
+export class ProgressPanel {
+  /** `moveShort(move)` names a move in a cell of the panel; `scoringText` names the scoring phase. */
+  constructor(moveShort, scoringText) {
+    this.root = $('progress');
+    this.moveShort = moveShort;
+    this.scoringText = scoringText;
+    this.clockTimer = null;
+    this.quietTimer = null;
+    this.liveAt = 0;
+  }
+
+  clock(on) {
+    clearInterval(this.clockTimer);
+    this.clockTimer = null;
+    if (!on) return;
+    const start = performance.now();
+    const tick = () => { $('pg-clock').textContent = ((performance.now() - start) / 1000).toFixed(1) + ' s'; };
+    tick();
+    this.clockTimer = setInterval(tick, 100);
+  }
+
+  phase(name) {
+    clearTimeout(this.quietTimer);
+    this.quietTimer = null;
+    this.root.dataset.phase = name;
+    const words = { starting: 'searching…', deepening: 'deepening…', scoring: this.scoringText, done: '', idle: '' };
+    $('pg-phase').textContent = words[name] || '';
+  }
+
+  start(title) {
+    this.clock(true);
+    this.phase('starting');
+    this.root.dataset.state = 'running';
+    this.root.dataset.updates = '0';
+    this.root.setAttribute('aria-busy', 'true');
+    $('pg-title').textContent = title;
+    for (const id of STATS) $(id).textContent = '…';
+    $('pg-live').textContent = title;
+    this.liveAt = performance.now();
+  }
+
+  show(p) {
+    $('pg-depth').textContent = toTheEnd(p.depth) ? 'to the end' : typeof p.depth === 'number' ? String(p.depth) : '—';
+    $('pg-best').textContent = typeof p.best_move === 'number' ? this.moveShort(p.best_move) : '—';
+    $('pg-score').textContent = typeof p.score === 'number' ? scoreShort(p.score, p.exact, p.plies_to_end) : '—';
+    $('pg-nodes').textContent = fmtInt(p.nodes);
+    $('pg-rate').textContent = fmtRate(p.nodes, p.elapsed_us);
+  }
+
+  /** One progress event. */
+  update(p) {
+    if (this.root.dataset.state !== 'running') return;
+    this.show(p);
+    this.root.dataset.updates = String(Number(this.root.dataset.updates) + 1);
+    if (p.exact) {
+      this.phase('scoring');
+    } else {
+      this.phase('deepening');
+      this.quietTimer = setTimeout(() => this.phase('scoring'), QUIET_MS);
+    }
+    // Screen readers hear a summary at most every two seconds, not every iteration.
+    const now = performance.now();
+    if (now - this.liveAt > 2000) {
+      this.liveAt = now;
+      $('pg-live').textContent = 'Depth ' + p.depth + ', best ' + this.moveShort(p.best_move) + ', ' + fmtInt(p.nodes) + ' positions.';
+    }
+  }
+
+  /** The answer came: the panel shows the engine's final figures. */
+  done(d) {
+    this.clock(false);
+    this.phase('done');
+    this.root.dataset.state = 'done';
+    this.root.removeAttribute('aria-busy');
+    $('pg-title').textContent = 'Last search';
+    const en = d && d.engine;
+    if (en && typeof en.nodes === 'number') {
+      this.show({ depth: en.depth, best_move: d.best_move === null || d.random_move ? en.best_move : d.best_move,
+        score: d.score, exact: d.exact, plies_to_end: d.plies_to_end, nodes: en.nodes, elapsed_us: en.elapsed_us });
+      $('pg-clock').textContent = fmtUs(en.elapsed_us);
+      $('pg-live').textContent = d.best_move === null || d.best_move === undefined ? ''
+        : 'Search finished' + (toTheEnd(en.depth) ? ', to the end of the game,' : ' at depth ' + en.depth) +
+          ' after ' + fmtInt(en.nodes) + ' positions.';
+    } else if (Number(this.root.dataset.updates) === 0) {
+      for (const id of STATS) $(id).textContent = '—';
+    }
+  }
+
+  /** The search was cancelled or failed. */
+  stop() {
+    this.clock(false);
+    this.phase('idle');
+    if (this.root.dataset.state === 'running') {
+      $('pg-clock').textContent = '';
+      this.root.dataset.state = 'idle';
+      this.root.removeAttribute('aria-busy');
+      $('pg-title').textContent = 'Search progress';
+      for (const id of STATS) $(id).textContent = '—';
+    }
+  }
+}
