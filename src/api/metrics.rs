@@ -42,7 +42,7 @@ pub struct TimeoutLabels {
 }
 
 /// The routes the service serves, as metric labels.
-const ROUTES: [&str; 6] = ["/", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"];
+const ROUTES: [&str; 7] = ["/", "/assets/{name}", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"];
 
 /// A matched route as a label: one of [`ROUTES`], or `unmatched`.
 pub fn route_label(matched: Option<&str>) -> &'static str {
