@@ -2,6 +2,7 @@
 //! position and implements [`crate::search::Game`] for it.
 
 pub mod arena;
+pub mod bench;
 pub mod connect4;
 pub mod tictactoe;
 pub mod tree;
