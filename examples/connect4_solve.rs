@@ -9,20 +9,18 @@
 use std::io::BufRead;
 
 use bestmove::games::connect4::Connect4;
-use bestmove::search::{engine, EngineOptions, Game, Limits, Table};
+use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Table};
 
 fn main() {
     let mib: usize = std::env::var("TT_MIB").ok().and_then(|m| m.parse().ok()).unwrap_or(64);
     let mut table = Table::with_bytes(mib << 20);
-    let book = std::env::var_os("OPENING_BOOK").map(|path| {
-        let book = bestmove::games::connect4::Book::load(path.as_ref()).expect("a readable opening book");
-        &*Box::leak(Box::new(book))
-    });
+    let book = std::env::var_os("OPENING_BOOK")
+        .map(|path| bestmove::games::connect4::Book::load(path.as_ref()).expect("a readable opening book"));
     let mut total = std::time::Duration::ZERO;
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("readable input");
         let moves = line.split_whitespace().next().unwrap_or("");
-        let mut position = Connect4::from_bitboards(0, 0).with_book(book);
+        let mut position = Connect4::from_bitboards(0, 0);
         for column in moves.bytes() {
             assert!((b'1'..=b'7').contains(&column), "moves are digits 1..7");
             position = position.play(column - b'1');
@@ -32,8 +30,9 @@ fn main() {
             .and_then(|ms| ms.parse().ok())
             .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
         let limits = Limits { deadline, ..Limits::default() };
-        let result = engine(
+        let result = engine_with_oracle(
             &position,
+            &book.as_ref(),
             limits,
             &mut table,
             EngineOptions { score_root_moves: true, ..EngineOptions::default() },

@@ -5,8 +5,6 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::games::connect4::{Book, BookError};
-
 /// Default listening address: loopback, so a development run is not exposed.
 pub const DEFAULT_HOST: &str = "127.0.0.1";
 /// Default port.
@@ -158,10 +156,6 @@ pub struct Config {
     #[arg(long, env = "OPENING_BOOK")]
     pub opening_book: Option<PathBuf>,
 
-    /// The opening book, once [`Config::load_book`] has read it.
-    #[arg(skip)]
-    pub book: Option<&'static Book>,
-
     /// Time a connection has to send a request's headers, counted from when
     /// it is accepted or, on a keep-alive connection, from the request's
     /// first byte; then it is closed.
@@ -192,15 +186,6 @@ fn parse_host(host: &str) -> Result<String, String> {
 }
 
 impl Config {
-    /// Reads the opening book named by `opening_book`, if any, for the life
-    /// of the process.
-    pub fn load_book(&mut self) -> Result<(), BookError> {
-        if let Some(path) = &self.opening_book {
-            self.book = Some(Box::leak(Box::new(Book::load(path)?)));
-        }
-        Ok(())
-    }
-
     /// Searches that may run at once: the setting, or one per CPU.
     pub fn search_slots(&self) -> usize {
         self.max_concurrent_searches
@@ -267,7 +252,6 @@ impl Default for Config {
             compare_max_nodes: DEFAULT_COMPARE_MAX_NODES,
             tt_mib: DEFAULT_TT_MIB,
             opening_book: None,
-            book: None,
             header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
             idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
             max_connections: None,

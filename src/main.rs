@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bestmove::config::{Config, LogFormat};
+use bestmove::games::connect4::Book;
 use clap::{Parser, Subcommand};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tracing_subscriber::EnvFilter;
@@ -32,7 +33,7 @@ enum Command {
 fn main() -> ExitCode {
     large_allocations_from_the_kernel();
     let cli = Cli::parse();
-    let mut config = cli.config;
+    let config = cli.config;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Searches recurse once per ply: give blocking threads room for the
@@ -49,11 +50,16 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Healthcheck) => runtime.block_on(healthcheck(config.port)),
         Some(Command::Serve) | None => {
-            if let Err(error) = config.load_book() {
-                eprintln!("bestmove: {error} ({})", config.opening_book.unwrap_or_default().display());
-                return ExitCode::FAILURE;
-            }
-            runtime.block_on(serve(config))
+            // Read once, before the service starts: a book named but
+            // unreadable is a configuration error.
+            let book = match config.opening_book.as_deref().map(Book::load).transpose() {
+                Ok(book) => book,
+                Err(error) => {
+                    eprintln!("bestmove: {error} ({})", config.opening_book.unwrap_or_default().display());
+                    return ExitCode::FAILURE;
+                }
+            };
+            runtime.block_on(serve(config, book))
         }
     }
 }
@@ -88,7 +94,7 @@ fn stack_size(max_tree_depth: usize) -> usize {
     (2 << 20) + max_tree_depth.saturating_mul(1024)
 }
 
-async fn serve(config: Config) -> ExitCode {
+async fn serve(config: Config, book: Option<Book>) -> ExitCode {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     match config.log_format {
         LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
@@ -105,7 +111,7 @@ async fn serve(config: Config) -> ExitCode {
     };
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
     tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "bestmove listening on http://{local}");
-    match bestmove::server::run(listener, config, bestmove::server::shutdown_signal()).await {
+    match bestmove::server::run(listener, config, book, bestmove::server::shutdown_signal()).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS

@@ -36,6 +36,7 @@ use tokio::time::Instant;
 
 use crate::api::{self, AppState, Metrics};
 use crate::config::Config;
+use crate::games::connect4::Book;
 
 /// At most one warning per this interval about the connection limit, and
 /// one about accept errors.
@@ -71,6 +72,7 @@ pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {
 pub async fn run(
     listener: TcpListener,
     config: Config,
+    book: Option<Book>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let grace = Duration::from_millis(config.shutdown_timeout_ms);
@@ -79,7 +81,7 @@ pub async fn run(
         header_read: Duration::from_millis(config.header_read_timeout_ms),
         idle: Duration::from_millis(config.idle_timeout_ms),
     });
-    let state = Arc::new(AppState::new(config));
+    let state = Arc::new(AppState::with_book(config, book));
     // The first Connect Four answers should not pay for their tables' memory.
     let warm = state.clone();
     let _ = std::thread::Builder::new().name("warm-tables".into()).spawn(move || {

@@ -3,8 +3,8 @@
 //! solver written here that shares no code with the engine.
 
 use bestmove::games::arena::{matchup, AtDepth, Player, Random};
-use bestmove::games::connect4::Connect4;
-use bestmove::search::{engine, EngineOptions, Game, Limits, Score, Table};
+use bestmove::games::connect4::{Book, Connect4};
+use bestmove::search::{engine, engine_with_oracle, EngineOptions, Game, Limits, Score, Table};
 
 /// A reference position: the moves (digits 1..7) and each column's score
 /// in the solver literature's convention (`None` for a full column).
@@ -131,17 +131,20 @@ fn scoring_cut_by_its_first_share_of_the_budget_resumes_after_deepening_with_the
 /// The opening book named by OPENING_BOOK, or fetched by
 /// scripts/fetch-opening-book.sh. CI fetches it; elsewhere the book tests
 /// say they were skipped.
-fn book() -> Option<&'static bestmove::games::connect4::Book> {
-    let path = std::env::var_os("OPENING_BOOK").map(std::path::PathBuf::from).unwrap_or_else(|| {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/opening-book/book_12ply_distances.dat")
-    });
-    if !path.exists() {
-        assert!(std::env::var_os("CI").is_none(), "CI must fetch the opening book: {}", path.display());
-        eprintln!("skipped: no opening book at {} (scripts/fetch-opening-book.sh)", path.display());
-        return None;
-    }
-    let book = bestmove::games::connect4::Book::load(&path).expect("a readable book");
-    Some(Box::leak(Box::new(book)))
+fn book() -> Option<&'static Book> {
+    static BOOK: std::sync::OnceLock<Option<Book>> = std::sync::OnceLock::new();
+    BOOK.get_or_init(|| {
+        let path = std::env::var_os("OPENING_BOOK").map(std::path::PathBuf::from).unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/opening-book/book_12ply_distances.dat")
+        });
+        if !path.exists() {
+            assert!(std::env::var_os("CI").is_none(), "CI must fetch the opening book: {}", path.display());
+            eprintln!("skipped: no opening book at {} (scripts/fetch-opening-book.sh)", path.display());
+            return None;
+        }
+        Some(Book::load(&path).expect("a readable book"))
+    })
+    .as_ref()
 }
 
 /// A random game of `stones` moves in which nobody makes four.
@@ -189,10 +192,11 @@ fn the_opening_book_agrees_with_the_engine_on_the_positions_it_lists() {
 #[test]
 fn with_the_book_the_empty_board_is_solved_column_by_column() {
     let Some(book) = book() else { return };
-    let root = Connect4::from_bitboards(0, 0).with_book(Some(book));
+    let root = Connect4::from_bitboards(0, 0);
     let mut table = Table::with_bytes(64 << 20);
-    let result = engine(
+    let result = engine_with_oracle(
         &root,
+        book,
         Limits::default(),
         &mut table,
         EngineOptions { score_root_moves: true, ..EngineOptions::default() },
@@ -220,12 +224,13 @@ fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score(
     let Some(book) = book() else { return };
     // X to move with 12 stones: the book knows the score, but scoring every
     // column takes several million positions, more than the budget.
-    let root = position("444447322227").with_book(Some(book));
+    let root = position("444447322227");
     let (value, plies) = book.probe(&root).expect("listed");
     let mut table = Table::with_bytes(64 << 20);
     let limits = Limits { node_budget: Some(1_000_000), ..Limits::default() };
-    let result = engine(
+    let result = engine_with_oracle(
         &root,
+        book,
         limits,
         &mut table,
         EngineOptions { score_root_moves: true, ..EngineOptions::default() },
@@ -237,9 +242,7 @@ fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score(
     assert_eq!(result.score, Score::new(value, plies));
     // A search to the end, without the book, of the position after the move.
     let best = result.best_move.expect("a move");
-    let child =
-        engine(&root.play(best).with_book(None), Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})
-            .unwrap();
+    let child = engine(&root.play(best), Limits::default(), &mut table, EngineOptions::default(), &mut |_| {}).unwrap();
     assert_eq!(child.score, Score::new(-value, plies - 1), "column {} does not reach the book's score", best + 1);
 }
 
@@ -249,11 +252,12 @@ fn with_the_book_a_budget_cut_plays_a_move_not_yet_proven_short_of_the_books_sco
     // Only column 6 wins (in 29 plies); columns 3 and 7 draw, and ruling
     // them out takes about as long as proving column 6. The budget ends
     // after they are ruled out, before column 6 is proven.
-    let root = position("444447322226").with_book(Some(book));
+    let root = position("444447322226");
     let mut table = Table::with_bytes(64 << 20);
     let limits = Limits { node_budget: Some(8_000_000), ..Limits::default() };
-    let result = engine(
+    let result = engine_with_oracle(
         &root,
+        book,
         limits,
         &mut table,
         EngineOptions { score_root_moves: true, ..EngineOptions::default() },
@@ -442,10 +446,9 @@ fn deepening_first_gives_the_same_scores_and_the_same_line_or_a_part_of_it() {
     while compared < 8 {
         let stones = rng.usize(9..=12);
         let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
-        let root = root.with_book(book);
         let solve = |deepen_first: bool, table: &mut Table| {
             let options = EngineOptions { score_root_moves: true, deepen_first };
-            engine(&root, Limits::default(), table, options, &mut |_| {}).expect("not cancelled")
+            engine_with_oracle(&root, &book, Limits::default(), table, options, &mut |_| {}).expect("not cancelled")
         };
         let plain = solve(false, &mut table);
         let deepened = solve(true, &mut table);
@@ -470,13 +473,13 @@ fn with_the_book_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_a_bes
     let winning: [(&str, &[u8]); 2] = [("444447322226", &[5]), ("763232333661", &[0, 1, 2, 4, 5, 6])];
     let mut table = Table::with_bytes(64 << 20);
     for (moves, best) in winning {
-        let root = position(moves).with_book(Some(book));
+        let root = position(moves);
         let (value, plies) = book.probe(&root).expect("listed");
         for ms in [5, 10, 50, 300] {
             let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms);
             let limits = Limits { deadline: Some(deadline), ..Limits::default() };
             let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
-            let result = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+            let result = engine_with_oracle(&root, book, limits, &mut table, options, &mut |_| {}).unwrap();
             let played = result.best_move.expect("a move");
             let entry = result.root_moves.iter().find(|m| m.mv == played).expect("the move is listed");
             let proven = entry.exact && entry.score == Some(Score::new(value, plies));

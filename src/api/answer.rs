@@ -11,8 +11,8 @@ use super::request::{GameInput, SearchRequest};
 use crate::games::connect4::{self, Book, Connect4};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
-    alpha_beta, choose, engine, minimax, Cancelled, Choice, EngineOptions, EngineResult, Game, Limits, Progress,
-    RootMove, Score, SearchResult, Table, TieBreak,
+    alpha_beta, choose, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult, Game, Limits,
+    NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Table, TieBreak,
 };
 
 /// The engine's time budget when a request does not set `time_ms`.
@@ -21,7 +21,7 @@ pub const DEFAULT_TIME_MS: u64 = 1000;
 /// What the searches need from the service beyond the request.
 pub struct Context<'a> {
     /// The Connect Four opening book, if one was loaded.
-    pub book: Option<&'static Book>,
+    pub book: Option<&'a Book>,
     /// Tables for Connect Four searches.
     pub tables: &'a TablePool,
     /// The most time the engine may take, whatever the request asks.
@@ -311,6 +311,7 @@ fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
 #[allow(clippy::too_many_arguments)]
 fn run_engine<G: Game>(
     game: &G,
+    oracle: &impl Oracle<G>,
     request: &SearchRequest,
     context: &Context<'_>,
     table: &mut Table,
@@ -326,7 +327,7 @@ fn run_engine<G: Game>(
         deadline: Some(started + budget(request, context)),
         ..Limits::default()
     };
-    engine(game, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
+    engine_with_oracle(game, oracle, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
         progress(&ProgressReport {
             depth: p.depth,
             best_move: p.best_move.map(Into::into),
@@ -358,7 +359,8 @@ fn search_all<G: Game>(
     let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel), ..Limits::default() };
     let minimax = minimax(game, limits)?;
     let alphabeta = alpha_beta(game, limits)?;
-    let engine = run_engine(game, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
+    let engine =
+        run_engine(game, &NoOracle, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
     let mut rng = fastrand::Rng::with_seed(request.seed);
     let choice = choose(&minimax.root_moves, request.tie_break, request.mistake, &mut rng);
     Ok(Searched { minimax, alphabeta, engine, choice })
@@ -579,7 +581,7 @@ fn connect4_answer(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Answer, Cancelled> {
-    let game = position.game().with_book(context.book);
+    let game = position.game();
     let remaining = u64::from(connect4::CELLS - position.stones());
     let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
     let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
@@ -587,7 +589,7 @@ fn connect4_answer(
     let options = EngineOptions { score_root_moves: true, deepen_first: context.watched };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
-    let engine_result = run_engine(&game, request, context, table, options, 1, cancel, progress)?;
+    let engine_result = run_engine(&game, &context.book, request, context, table, options, 1, cancel, progress)?;
     drop(pooled);
 
     let mut rng = fastrand::Rng::with_seed(request.seed);

@@ -33,6 +33,7 @@ use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::config::Config;
+use crate::games::connect4::Book;
 use crate::games::tree::TreeLimits;
 use metrics::{AlgorithmLabels, RequestLabels, RouteLabels};
 
@@ -86,15 +87,24 @@ pub struct AppState {
     admitted: AtomicUsize,
     /// Transposition tables for Connect Four searches.
     tables: answer::TablePool,
+    /// The Connect Four opening book, read once at startup.
+    book: Option<Book>,
     ready: AtomicBool,
     /// The service's metrics.
     pub metrics: Metrics,
 }
 
 impl AppState {
-    /// State for a service with this configuration.
+    /// State for a service with this configuration, without an opening book.
     pub fn new(config: Config) -> Self {
+        Self::with_book(config, None)
+    }
+
+    /// State for a service with this configuration and opening book (read
+    /// from `config.opening_book` by the caller).
+    pub fn with_book(config: Config, book: Option<Book>) -> Self {
         AppState {
+            book,
             tree_limits: TreeLimits { max_nodes: config.max_tree_nodes, max_depth: config.max_tree_depth },
             slots: Arc::new(Semaphore::new(config.search_slots())),
             // Room for at least one body of the largest size.
@@ -123,7 +133,7 @@ impl AppState {
     /// What the searches need from the service beyond the request.
     fn context(&self) -> answer::Context<'_> {
         answer::Context {
-            book: self.config.book,
+            book: self.book.as_ref(),
             tables: &self.tables,
             max_search_ms: self.config.max_search_ms,
             compare_max_nodes: self.config.compare_max_nodes,

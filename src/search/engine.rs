@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{cut_score, Cancelled, Game, Limits, Score, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, NoOracle, Oracle, Score, Tactics};
 
 /// What the engine computes beyond the best move.
 #[derive(Clone, Copy, Debug, Default)]
@@ -81,7 +81,7 @@ pub struct EngineResult<M> {
     pub nodes: u64,
     /// Positions whose table entry was used.
     pub table_hits: u64,
-    /// Positions whose score the game knew without searching ([`Game::solved`]).
+    /// Positions whose score the oracle knew without searching ([`super::Oracle`]).
     pub book_hits: u64,
     /// The line of best play: at each step the first move in the game's
     /// order that keeps the score, as minimax chooses.
@@ -127,10 +127,23 @@ pub fn engine<G: Game>(
     options: EngineOptions,
     progress: &mut dyn FnMut(&Progress<'_, G::Move>),
 ) -> Result<EngineResult<G::Move>, Cancelled> {
+    engine_with_oracle(root, &NoOracle, limits, table, options, progress)
+}
+
+/// [`engine`], consulting `oracle` (an opening book, say) for the exact
+/// score of the positions it knows, when the search goes to the end.
+pub fn engine_with_oracle<G: Game, O: Oracle<G>>(
+    root: &G,
+    oracle: &O,
+    limits: Limits<'_>,
+    table: &mut Table,
+    options: EngineOptions,
+    progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+) -> Result<EngineResult<G::Move>, Cancelled> {
     if root.small_values() {
-        Engine::<G, SmallScore>::new(root, limits, table).run(root, options, progress)
+        Engine::<G, SmallScore, O>::new(root, oracle, limits, table).run(root, options, progress)
     } else {
-        Engine::<G, Score>::new(root, limits, table).run(root, options, progress)
+        Engine::<G, Score, O>::new(root, oracle, limits, table).run(root, options, progress)
     }
 }
 
@@ -200,7 +213,9 @@ impl<G: Game, S: Packed> RootScoring<G, S> {
     }
 }
 
-struct Engine<'a, G: Game, S> {
+struct Engine<'a, G: Game, S, O> {
+    /// Exact scores from outside the search.
+    oracle: &'a O,
     table: Option<&'a mut Table>,
     nodes: u64,
     hits: u64,
@@ -232,8 +247,8 @@ struct Engine<'a, G: Game, S> {
     target: u32,
 }
 
-impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
-    fn new(root: &G, limits: Limits<'a>, table: &'a mut Table) -> Self {
+impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    fn new(root: &G, oracle: &'a O, limits: Limits<'a>, table: &'a mut Table) -> Self {
         let keyed = root.key().is_some();
         if keyed {
             table.new_search();
@@ -263,6 +278,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             }
         }
         Engine {
+            oracle,
             table: keyed.then_some(table),
             nodes: 0,
             hits: 0,
@@ -543,7 +559,8 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
         self.nodes += children.len() as u64;
         // A position whose score the game knows (from an opening book): no
         // move scores more, and a move that reaches it is a best move.
-        let known = if target == u32::MAX { root.solved().map(|(value, plies)| S::new(value, plies)) } else { None };
+        let known =
+            if target == u32::MAX { self.oracle.solved(root).map(|(value, plies)| S::new(value, plies)) } else { None };
         let bounds = vec![(-S::INFINITY, known.unwrap_or(S::INFINITY)); moves.len()];
         let cut = vec![false; moves.len()];
         RootScoring { rank: Vec::new(), moves, twins, children, bounds, cut, known, from, book_hits }
@@ -840,7 +857,7 @@ impl<'a, G: Game, S: Packed> Engine<'a, G, S> {
             return S::new(0, 0);
         }
         if self.limit == u32::MAX && ply > 0 {
-            if let Some((value, plies)) = pos.solved() {
+            if let Some((value, plies)) = self.oracle.solved(pos) {
                 self.book_hits += 1;
                 return S::new(value, ply + plies);
             }

@@ -14,7 +14,7 @@ mod score;
 mod table;
 
 pub use choose::{choose, Choice, TieBreak};
-pub use engine::{engine, EngineMove, EngineOptions, EngineResult, Progress};
+pub use engine::{engine, engine_with_oracle, EngineMove, EngineOptions, EngineResult, Progress};
 /// The random number generator [`choose`] takes, re-exported so callers
 /// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
 pub use fastrand;
@@ -117,15 +117,6 @@ pub trait Game: Clone {
         self.outcome()
     }
 
-    /// The exact score of this position, when the game knows it without
-    /// searching (from an opening book, say): the value for the side to move
-    /// and the plies to the end of the game under best play. The engine
-    /// uses it only when it searches to the end. `None` (the default) knows
-    /// nothing.
-    fn solved(&self) -> Option<(i64, u32)> {
-        None
-    }
-
     /// Raises the hints [`Game::engine_moves`] wrote for `moves` by what
     /// costs more to know. The engine asks only when it needs more than the
     /// transposition table's move: a position whose table move settles it
@@ -161,6 +152,35 @@ pub trait Game: Clone {
     fn engine_moves(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
         out.extend(self.moves().map(|mv| (mv, 0)));
         Tactics::Unknown
+    }
+}
+
+/// Exact knowledge from outside the search (an opening book, endgame
+/// tables), handed to the engine beside the position
+/// ([`engine_with_oracle`]): positions never carry it.
+pub trait Oracle<G: Game> {
+    /// The exact score of `position`, when known without searching: the
+    /// value for the side to move and the plies to the end of the game
+    /// under best play. The engine asks only when it searches to the end.
+    fn solved(&self, position: &G) -> Option<(i64, u32)>;
+}
+
+/// The oracle that knows nothing: what [`engine`] consults.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoOracle;
+
+impl<G: Game> Oracle<G> for NoOracle {
+    #[inline(always)]
+    fn solved(&self, _: &G) -> Option<(i64, u32)> {
+        None
+    }
+}
+
+/// An oracle that may be absent.
+impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
+    #[inline(always)]
+    fn solved(&self, position: &G) -> Option<(i64, u32)> {
+        self.and_then(|oracle| oracle.solved(position))
     }
 }
 

@@ -1,6 +1,5 @@
 //! The Connect Four state the searches play through.
 
-use super::book::{Book, BOOK_STONES};
 use super::{CELLS, HEIGHT, WIDTH};
 use crate::search::{Game, Tactics};
 
@@ -101,22 +100,13 @@ pub(super) fn evaluation(me: u64, op: u64, mask: u64) -> i32 {
 }
 
 /// A Connect Four position as two bitboards (see the module map): the
-/// stones of the side to move, and all stones; and the opening book to
-/// consult, if any.
-#[derive(Clone, Copy, Debug)]
+/// stones of the side to move, and all stones. An opening book is not part
+/// of it: the engine is handed one as its oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Connect4 {
     current: u64,
     mask: u64,
-    book: Option<&'static Book>,
 }
-
-impl PartialEq for Connect4 {
-    fn eq(&self, other: &Connect4) -> bool {
-        (self.current, self.mask) == (other.current, other.mask)
-    }
-}
-
-impl Eq for Connect4 {}
 
 impl Connect4 {
     /// The state with `current` the stones of the side to move and `mask`
@@ -124,12 +114,7 @@ impl Connect4 {
     /// guarantees a reachable position.
     pub fn from_bitboards(current: u64, mask: u64) -> Connect4 {
         debug_assert_eq!(current & !mask, 0);
-        Connect4 { current, mask, book: None }
-    }
-
-    /// The same position, consulting `book` for positions it lists.
-    pub fn with_book(self, book: Option<&'static Book>) -> Connect4 {
-        Connect4 { book, ..self }
+        Connect4 { current, mask }
     }
 
     /// The stones of the side to move, and all stones.
@@ -163,7 +148,7 @@ impl Connect4 {
                 acc | ((board >> (c * (HEIGHT + 1))) & ((1 << HEIGHT) - 1)) << ((WIDTH - 1 - c) * (HEIGHT + 1))
             })
         };
-        Connect4 { current: flip(self.current), mask: flip(self.mask), book: self.book }
+        Connect4 { current: flip(self.current), mask: flip(self.mask) }
     }
 }
 
@@ -214,7 +199,7 @@ impl Game for Connect4 {
     #[inline(always)]
     fn play(&self, column: u8) -> Connect4 {
         let cell = self.landing(column);
-        Connect4 { current: self.current ^ self.mask, mask: self.mask | cell, book: self.book }
+        Connect4 { current: self.current ^ self.mask, mask: self.mask | cell }
     }
 
     /// Outcomes are -1, 0 and +1: the estimate is [`Game::evaluation`].
@@ -222,8 +207,9 @@ impl Game for Connect4 {
         0
     }
 
-    /// Threats and the centre, in points for the side to move (see
-    /// [`evaluation`]).
+    /// Threats and the centre, in points for the side to move: each empty
+    /// cell that would complete a four for a side, more on a row of its
+    /// owner's parity, and each stone by its column, centre first.
     #[inline]
     fn evaluation(&self) -> i32 {
         evaluation(self.current, self.current ^ self.mask, self.mask)
@@ -252,14 +238,6 @@ impl Game for Connect4 {
     /// Only the player who just moved can complete a line.
     fn last_mover_wins(&self) -> bool {
         true
-    }
-
-    #[inline(always)]
-    fn solved(&self) -> Option<(i64, u32)> {
-        match self.book {
-            Some(book) if self.mask.count_ones() == BOOK_STONES => book.probe(self),
-            _ => None,
-        }
     }
 
     /// On a board that is its own mirror image, column `c` and column

@@ -22,6 +22,7 @@ use std::path::Path;
 
 use super::bitboard::Connect4;
 use super::{HEIGHT, WIDTH};
+use crate::search::Oracle;
 
 /// The stones on the board in every position the book lists.
 pub const BOOK_STONES: u32 = 12;
@@ -173,6 +174,15 @@ fn code(x: u64, mask: u64) -> i32 {
     push(0, 1);
     // 12 stones make exactly 32 bits; the book reads them as a signed number.
     (bits << (32 - length.min(32))) as u32 as i32
+}
+
+/// The book as the engine's oracle: positions of [`BOOK_STONES`] stones it
+/// lists have their exact score.
+impl Oracle<Connect4> for Book {
+    #[inline(always)]
+    fn solved(&self, position: &Connect4) -> Option<(i64, u32)> {
+        self.probe(position)
+    }
 }
 
 #[cfg(test)]
