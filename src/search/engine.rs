@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{cut_score, Cancelled, Game, Limits, NoOracle, Oracle, Score, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, Score, Tactics};
 
 /// What the engine computes beyond the best move.
 #[derive(Clone, Copy, Debug, Default)]
@@ -237,6 +237,10 @@ struct Engine<'a, G: Game, S, O> {
     limit: u32,
     /// Move lists, one per ply, kept between nodes.
     buffers: Vec<Vec<(G::Move, i32)>>,
+    /// The line of best play of each ply, kept during a full-window search
+    /// of a game with no table, where walking the line afterwards would
+    /// search again what the search itself saw.
+    lines: Option<Lines<G::Move>>,
     range: Option<(i64, i64)>,
     /// Every score a line can end with, ascending, for bisection.
     candidates: Vec<S>,
@@ -294,6 +298,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             allowance: u64::MAX,
             limit: u32::MAX,
             buffers: Vec::new(),
+            lines: None,
             range,
             candidates,
             root_best: None,
@@ -363,6 +368,10 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let share = (budget / DEEPENING_SHARE).min(DEEPENING_CAP);
             self.deadline = Some(deadline.map_or(now + share, |d| d.min(now + share)));
         }
+        if self.table.is_none() && self.candidates.is_empty() {
+            let plies = root.max_plies_hint().min(target as usize);
+            self.lines = Some(Lines::new(plies, root.moves().next()));
+        }
         let mut guess = None;
         // Deepening pays for itself by filling the table with the moves that
         // order the next iteration, and by having an answer ready when the
@@ -385,7 +394,12 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             // iteration's own depth: the line is walked at the depth asked
             // (to the end when none was), as minimax would choose there.
             let walk = if complete { target } else { limit };
-            let line = self.line(root, score, walk, first);
+            let line = match &self.lines {
+                // The search's own line: the first best line in its order
+                // of moves (the game's, unless its hints reorder them).
+                Some(lines) => lines.root(),
+                None => self.line(root, score, walk, first),
+            };
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
@@ -862,6 +876,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 return S::new(value, ply + plies);
             }
         }
+        if let Some(lines) = self.lines.as_mut() {
+            lines.open(ply as usize);
+        }
         let left = self.limit.saturating_sub(ply);
         let (alpha_in, beta_in) = (alpha, beta);
         let cuts = self.cuts;
@@ -882,6 +899,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 if root {
                     self.root_best = Some(mv);
                 }
+                if let Some(lines) = self.lines.as_mut() {
+                    lines.best_leaf(ply as usize, mv);
+                }
                 let child = pos.play(mv);
                 return -S::new(child.outcome().unwrap_or(0), ply + 1);
             }
@@ -889,6 +909,12 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 self.give_back(ply, moves);
                 if root {
                     self.root_best = pos.moves().next();
+                }
+                if let Some(lines) = self.lines.as_mut() {
+                    match pos.moves().next() {
+                        Some(mv) => lines.best_leaf(ply as usize, mv),
+                        None => lines.none(ply as usize),
+                    }
                 }
                 return S::new(low, ply + 2);
             }
@@ -909,11 +935,13 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 let upper = S::new(high, ply + 3);
                 if upper <= alpha {
                     self.give_back(ply, moves);
+                    self.no_line(ply);
                     return upper;
                 }
                 let lower = S::new(low, ply + 4);
                 if lower >= beta {
                     self.give_back(ply, moves);
+                    self.no_line(ply);
                     return lower;
                 }
                 beta = beta.min(upper);
@@ -987,6 +1015,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let child = pos.play(mv);
             self.nodes += 1;
             let outcome = if quiet { child.outcome_after_quiet_move() } else { child.outcome() };
+            let searched = outcome.is_none() && left > 1;
             let score = match outcome {
                 Some(value) => -S::new(value, ply + 1),
                 None if left <= 1 => {
@@ -1005,6 +1034,13 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 if root {
                     self.root_best = Some(mv);
                 }
+                if let Some(lines) = self.lines.as_mut() {
+                    if searched {
+                        lines.best_node(ply as usize, mv);
+                    } else {
+                        lines.best_leaf(ply as usize, mv);
+                    }
+                }
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
@@ -1017,6 +1053,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         if best == -S::INFINITY {
             // No legal move in a position that is not over breaks the
             // `Game` contract: score it statically, as minimax does.
+            self.no_line(ply);
             return cut_score(pos, ply);
         }
 
@@ -1071,6 +1108,14 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     table.prefetch(key);
                 }
             }
+        }
+    }
+
+    /// The line from `ply` ends here, when lines are kept.
+    #[inline(always)]
+    fn no_line(&mut self, ply: u32) {
+        if let Some(lines) = self.lines.as_mut() {
+            lines.none(ply as usize);
         }
     }
 
