@@ -238,7 +238,7 @@ fn with_the_book_a_short_budget_still_plays_a_move_that_reaches_the_books_score(
     )
     .unwrap();
     assert!(!result.exact, "the budget cut the scoring of the columns");
-    assert!(result.root_moves.iter().any(|m| m.score.is_none()));
+    assert!(result.root_moves.iter().any(|m| !m.exact));
     assert_eq!(result.score, Score::new(value, plies));
     // A search to the end, without the book, of the position after the move.
     let best = result.best_move.expect("a move");
@@ -489,7 +489,7 @@ fn with_the_book_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_a_bes
             }
             // A column proven to fall short of the book's score is never played.
             assert!(
-                entry.score.is_none_or(|s| s == Score::new(value, plies)),
+                !entry.exact || entry.score == Some(Score::new(value, plies)),
                 "{moves} at {ms} ms: column {} is proven worse: {:?}",
                 played + 1,
                 entry.score
@@ -566,4 +566,40 @@ fn a_depth_limited_answer_never_plays_a_column_that_loses_within_the_horizon_whe
         }
         checked += 1;
     }
+}
+
+#[test]
+fn a_budget_cut_keeps_every_proven_column_and_scores_the_others_at_the_depth_reached() {
+    let references = references();
+    let mut table = Table::with_bytes(16 << 20);
+    let mut checked = 0;
+    // Early positions the budget cuts: every column solved is right, and
+    // every other one carries the deepening's score with its depth.
+    for reference in references.iter().filter(|r| (8..=12).contains(&r.moves.len())).take(12) {
+        let root = position(&reference.moves);
+        let limits = Limits { node_budget: Some(200_000), ..Limits::default() };
+        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+        let result = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+        if result.exact {
+            continue;
+        }
+        checked += 1;
+        for m in &result.root_moves {
+            let expected =
+                reference.scores[m.mv as usize].map(|s| literature_to_score(s, reference.moves.len() as u32));
+            let score = m.score.unwrap_or_else(|| panic!("{}: column {} has no score", reference.moves, m.mv + 1));
+            if m.exact {
+                assert_eq!(Some(score), expected, "{}: column {}", reference.moves, m.mv + 1);
+                assert_eq!(m.depth, None);
+            } else {
+                assert!(m.depth.is_some_and(|d| d >= 1), "{}: column {} has no depth", reference.moves, m.mv + 1);
+                // An estimate never contradicts the exact score's kind
+                // when it claims a win or a loss.
+                if score.value() != 0 {
+                    assert_eq!(Some(score.value()), expected.map(Score::value), "{}", reference.moves);
+                }
+            }
+        }
+    }
+    assert!(checked >= 3, "only {checked} positions were cut by the budget");
 }

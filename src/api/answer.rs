@@ -175,6 +175,10 @@ pub struct MoveScore {
     /// not exact (see [`heuristic`]), else `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation: Option<Option<i32>>,
+    /// Connect Four only: for a score that is not exact, the depth in plies
+    /// it was searched to, else `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth: Option<Option<u32>>,
 }
 
 /// The evaluation a score stands for, in the game's points: `Some` when the
@@ -510,6 +514,7 @@ fn common<M: Copy + PartialEq>(
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
             exact: None,
             evaluation: None,
+            depth: None,
         })
         .collect::<Vec<MoveScore>>();
     let chosen = s.choice.map(|c| id(c.mv));
@@ -610,6 +615,7 @@ fn connect4_answer(
             }),
             exact: Some(m.exact),
             evaluation: Some(m.score.and_then(|s| heuristic(s, m.exact))),
+            depth: Some(m.depth),
         })
         .collect();
     let status = position.status();

@@ -62,6 +62,10 @@ pub struct EngineMove<M> {
     pub score: Option<Score>,
     /// True when that score saw every line to its end.
     pub exact: bool,
+    /// For a score that is not exact, the depth in plies it was searched
+    /// to: the depth limit, or the deepest iteration the budget allowed
+    /// (its evaluation there, within what the solver proved).
+    pub depth: Option<u32>,
 }
 
 /// What the engine found.
@@ -197,6 +201,10 @@ struct RootScoring<G: Game, S> {
     bounds: Vec<(S, S)>,
     /// Whether a line below the move was cut by the depth limit.
     cut: Vec<bool>,
+    /// Each move's score at the deepest iteration that scored it, and that
+    /// depth: what a search cut by the budget still knows of the moves it
+    /// did not solve.
+    heuristic: Vec<Option<(S, u32)>>,
     /// The root's score, when the game knows it.
     known: Option<S>,
     /// The moves searched, in the order of the last part.
@@ -419,6 +427,11 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 nodes: self.nodes,
                 elapsed: started.elapsed(),
             });
+            if let Some(scoring) = scoring.as_mut().filter(|_| target == u32::MAX && self.stop == Stop::Running) {
+                // Searched to the end, the moves are scored at this depth as
+                // well, for an answer the budget cuts before they are solved.
+                self.score_at_depth(scoring, limit);
+            }
             if complete || limit == target || self.stop != Stop::Running {
                 break;
             }
@@ -556,11 +569,31 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         *cut |= self.cuts != cuts;
     }
 
+    /// Scores every root move at the depth `limit` of the iteration just
+    /// finished (full windows, the table warm from the iteration), for as
+    /// long as the deepening's share lasts.
+    fn score_at_depth(&mut self, scoring: &mut RootScoring<G, S>, limit: u32) {
+        for i in 0..scoring.moves.len() {
+            if scoring.twins[i].is_some() || self.stop != Stop::Running {
+                continue;
+            }
+            let child = &scoring.children[i];
+            let score = match child.outcome() {
+                Some(value) => -S::new(value, 1),
+                None if limit <= 1 => -cut_score::<G, S>(child, 1),
+                None => -self.node(child, 1, -S::INFINITY, S::INFINITY),
+            };
+            if self.stop == Stop::Running {
+                scoring.heuristic[i] = Some((score, limit));
+            }
+        }
+    }
+
     /// Sets up the scoring of every root move at the target depth: nothing
     /// known of any move yet, except that none beats a score the game knows.
     fn start_scoring(&mut self, root: &G, target: u32) -> RootScoring<G, S> {
         let moves: Vec<EngineMove<G::Move>> =
-            root.moves().map(|mv| EngineMove { mv, score: None, exact: false }).collect();
+            root.moves().map(|mv| EngineMove { mv, score: None, exact: false, depth: None }).collect();
         // A move the position's symmetry makes the twin of one before it
         // scores the same: it is not searched, and takes its twin's score.
         let twins: Vec<Option<usize>> = moves
@@ -577,7 +610,8 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             if target == u32::MAX { self.oracle.solved(root).map(|(value, plies)| S::new(value, plies)) } else { None };
         let bounds = vec![(-S::INFINITY, known.unwrap_or(S::INFINITY)); moves.len()];
         let cut = vec![false; moves.len()];
-        RootScoring { rank: Vec::new(), moves, twins, children, bounds, cut, known, from, book_hits }
+        let heuristic = vec![None; moves.len()];
+        RootScoring { rank: Vec::new(), moves, twins, children, bounds, cut, heuristic, known, from, book_hits }
     }
 
     /// Narrows the root moves' scores at the target depth, for as long as
@@ -652,10 +686,21 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// scored, the best of them and its line; otherwise the best guess
     /// from what is proven and the deepening's answer in `result`.
     fn settle(&mut self, root: &G, target: u32, scoring: RootScoring<G, S>, result: &mut EngineResult<G::Move>) {
-        let RootScoring { rank: ranked, mut moves, twins, mut bounds, mut cut, known, from, book_hits, .. } = scoring;
+        let RootScoring {
+            rank: ranked,
+            mut moves,
+            twins,
+            mut bounds,
+            mut cut,
+            mut heuristic,
+            known,
+            from,
+            book_hits,
+            ..
+        } = scoring;
         for (i, twin) in twins.iter().enumerate() {
             if let Some(j) = *twin {
-                (bounds[i], cut[i]) = (bounds[j], cut[j]);
+                (bounds[i], cut[i], heuristic[i]) = (bounds[j], cut[j], heuristic[j]);
             }
         }
         let mut solved = 0;
@@ -664,10 +709,27 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             if low == high {
                 m.score = Some(low.score());
                 m.exact = !cut[i];
+                m.depth = (!m.exact).then_some(target);
                 solved += 1;
             }
         }
         let all = solved == moves.len();
+        if !all {
+            // Cut by the budget: a move not solved keeps what the deepening
+            // saw of it, within what the solver proved. A win or a loss
+            // forced within that depth is its exact score (a quicker win or
+            // a longer defence would have been seen there too).
+            for (i, m) in moves.iter_mut().enumerate() {
+                let (low, high) = bounds[i];
+                let Some((seen, depth)) = heuristic[i].filter(|_| low != high) else { continue };
+                let score = seen.clamp(low, high);
+                // What the solver proved overrides: a bound is not exact.
+                let forced = score == seen && seen.parts().0 != 0;
+                m.score = Some(score.score());
+                m.exact = forced;
+                m.depth = (!forced).then_some(depth);
+            }
+        }
         if all {
             // Every move scored at the target depth: the best of them is the
             // answer, and its line is walked at that depth, within what is
