@@ -1,0 +1,45 @@
+//! The principal line: walked after a search, one null window per move
+//! tried, as minimax would choose it.
+
+use super::*;
+
+impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    /// The principal variation of a position whose score at `limit` is
+    /// `score`: at each step, the first move in the game's order that keeps
+    /// the score, proved by one null-window test per move tried; at the
+    /// root, `first` is tried before the others.
+    pub(super) fn line(&mut self, root: &G, score: S, limit: u32, first: Option<G::Move>) -> Vec<G::Move> {
+        let saved = self.limit;
+        self.limit = limit;
+        let mut line = Vec::new();
+        let mut position = root.clone();
+        let mut target = score;
+        let mut ply = 0;
+        while position.outcome().is_none() && ply < limit && line.len() < MAX_LINE && self.stop == Stop::Running {
+            let mut next = None;
+            let preferred = first.filter(|_| ply == 0);
+            for mv in preferred.into_iter().chain(position.moves().filter(|&mv| Some(mv) != preferred)) {
+                let child = position.play(mv);
+                let keeps = match child.outcome() {
+                    Some(value) => -S::new(value, ply + 1) >= target,
+                    None if ply + 1 >= limit => -cut_score::<G, S>(&child, ply + 1) >= target,
+                    None => -self.node(&child, ply + 1, -target, -target.below()) >= target,
+                };
+                if self.stop != Stop::Running {
+                    break;
+                }
+                if keeps {
+                    next = Some((mv, child));
+                    break;
+                }
+            }
+            let Some((mv, child)) = next else { break };
+            line.push(mv);
+            position = child;
+            target = -target;
+            ply += 1;
+        }
+        self.limit = saved;
+        line
+    }
+}

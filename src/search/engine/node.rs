@@ -1,0 +1,296 @@
+//! The node search: fail-soft alpha-beta over one position, with the
+//! game's tactics, the table's bounds and move, and enhanced
+//! transposition cutoffs.
+
+use super::picker::order;
+use super::*;
+
+/// A child's table entry can settle a position without the child being
+/// searched (an enhanced transposition cutoff), at the cost of a table probe
+/// per child: worth it only where at least this many plies may be left, so
+/// that the searches it saves are large.
+const CHILD_CUT_PLIES: usize = 16;
+
+impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    /// The depth the table records for a search with `left` plies to go:
+    /// `None` when it cannot record it.
+    #[inline(always)]
+    pub(super) fn depth_code(&self, left: u32) -> Option<u8> {
+        if self.limit == u32::MAX {
+            Some(UNLIMITED)
+        } else if left < UNLIMITED as u32 {
+            Some(left as u8)
+        } else {
+            None
+        }
+    }
+
+    /// Searches a position that is not over, at `ply` (below the limit),
+    /// within `(alpha, beta)`; fail-soft.
+    pub(super) fn node(&mut self, pos: &G, ply: u32, alpha: S, beta: S) -> S {
+        self.search(pos, ply, alpha, beta, false)
+    }
+
+    /// [`Self::node`], told whether the move into `pos` was a safe one
+    /// ([`Tactics::Safe`]), after which the side to move cannot win at once.
+    pub(super) fn search(&mut self, pos: &G, ply: u32, mut alpha: S, mut beta: S, after_safe: bool) -> S {
+        if self.stopped() {
+            return S::new(0, 0);
+        }
+        if self.limit == u32::MAX && ply > 0 {
+            if let Some((value, plies)) = self.oracle.solved(pos) {
+                self.book_hits += 1;
+                return S::new(value, ply + plies);
+            }
+        }
+        if let Some(lines) = self.lines.as_mut() {
+            lines.open(ply as usize);
+        }
+        let left = self.limit.saturating_sub(ply);
+        let (alpha_in, beta_in) = (alpha, beta);
+        let cuts = self.cuts;
+        let nodes = self.nodes;
+        let root = ply == 0;
+
+        let mut moves = self.take_buffer(ply);
+        let tactics = if after_safe { pos.engine_moves_after_safe(&mut moves) } else { pos.engine_moves(&mut moves) };
+        // No move wins at once: children need no look for a win.
+        let quiet = matches!(tactics, Tactics::Safe | Tactics::Lost);
+        // Only safe moves are searched: no child can win at once. (With
+        // fewer than two plies left, every move is, but none is searched.)
+        let safe = matches!(tactics, Tactics::Safe);
+        match (tactics, self.range) {
+            (Tactics::Win(mv), _) => {
+                self.nodes += 1;
+                self.give_back(ply, moves);
+                if root {
+                    self.root_best = Some(mv);
+                }
+                if let Some(lines) = self.lines.as_mut() {
+                    lines.best_leaf(ply as usize, mv);
+                }
+                let child = pos.play(mv);
+                return -S::new(child.outcome().unwrap_or(0), ply + 1);
+            }
+            (Tactics::Lost, Some((low, _))) if left >= 2 => {
+                self.give_back(ply, moves);
+                if root {
+                    self.root_best = pos.moves().next();
+                }
+                if let Some(lines) = self.lines.as_mut() {
+                    match pos.moves().next() {
+                        Some(mv) => lines.best_leaf(ply as usize, mv),
+                        None => lines.none(ply as usize),
+                    }
+                }
+                return S::new(low, ply + 2);
+            }
+            (Tactics::Lost | Tactics::Safe, _) if left < 2 => {
+                // Pruning by the opponent's reply is exact only when that
+                // reply is searched: take every move, the safe ones first.
+                let safe = moves.len();
+                for mv in pos.moves() {
+                    if !moves[..safe].iter().any(|&(m, _)| m == mv) {
+                        moves.push((mv, i32::MIN / 2));
+                    }
+                }
+            }
+            (Tactics::Lost, _) => moves.extend(pos.moves().map(|mv| (mv, 0))),
+            (Tactics::Safe, Some((low, high))) => {
+                // No win at once: the soonest is two plies on. And after a
+                // safe move, no loss at once.
+                let upper = S::new(high, ply + 3);
+                if upper <= alpha {
+                    self.give_back(ply, moves);
+                    self.no_line(ply);
+                    return upper;
+                }
+                let lower = S::new(low, ply + 4);
+                if lower >= beta {
+                    self.give_back(ply, moves);
+                    self.no_line(ply);
+                    return lower;
+                }
+                beta = beta.min(upper);
+                alpha = alpha.max(lower);
+            }
+            _ => {}
+        }
+
+        let key = pos.key();
+        let mut hint_move = NO_MOVE;
+        if let (Some(key), Some(table)) = (key, self.table.as_deref()) {
+            if let Some(hit) = table.probe(key) {
+                let depth = self.depth_code(left);
+                // A move from a much shallower search orders worse than the
+                // game's own hint.
+                if hit.complete || depth.is_some_and(|d| hit.depth >= d.saturating_sub(2)) {
+                    hint_move = hit.mv;
+                }
+                let usable = usable(&hit, depth);
+                if usable && !root {
+                    self.hits += 1;
+                    if !hit.complete {
+                        self.cuts += 1;
+                    }
+                    let stored = S::from_table(hit.score, ply);
+                    match hit.bound {
+                        Bound::Exact => {
+                            self.give_back(ply, moves);
+                            return stored;
+                        }
+                        Bound::Lower => alpha = alpha.max(stored),
+                        Bound::Upper => beta = beta.min(stored),
+                    }
+                    if alpha >= beta {
+                        self.give_back(ply, moves);
+                        return stored;
+                    }
+                }
+            }
+        }
+        // With the table's move first, the game ranks the other moves only
+        // if that one does not settle the position.
+        let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| mv.into() == hint_move as u64);
+        if !lazy {
+            pos.rank_moves(&mut moves);
+        }
+        order(&mut moves, hint_move);
+        self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
+        if !lazy && !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
+            if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
+                self.give_back(ply, moves);
+                return score;
+            }
+        }
+
+        let mut best = -S::INFINITY;
+        let mut best_move = NO_MOVE;
+        for i in 0..moves.len() {
+            if lazy && i == 1 {
+                pos.rank_moves(&mut moves[1..]);
+                order(&mut moves[1..], NO_MOVE);
+                self.prefetch_children(pos, &moves[1..]);
+                if !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
+                    if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
+                        self.give_back(ply, moves);
+                        return score;
+                    }
+                }
+            }
+            let mv = moves[i].0;
+            let child = pos.play(mv);
+            self.nodes += 1;
+            let outcome = if quiet { child.outcome_after_quiet_move() } else { child.outcome() };
+            let searched = outcome.is_none() && left > 1;
+            let score = match outcome {
+                Some(value) => -S::new(value, ply + 1),
+                None if left <= 1 => {
+                    self.cuts += 1;
+                    -cut_score::<G, S>(&child, ply + 1)
+                }
+                None => -self.search(&child, ply + 1, -beta, -alpha, safe),
+            };
+            if self.stop != Stop::Running {
+                self.give_back(ply, moves);
+                return S::new(0, 0);
+            }
+            if score > best {
+                best = score;
+                best_move = u8::try_from(mv.into()).unwrap_or(NO_MOVE);
+                if root {
+                    self.root_best = Some(mv);
+                }
+                if let Some(lines) = self.lines.as_mut() {
+                    if searched {
+                        lines.best_node(ply as usize, mv);
+                    } else {
+                        lines.best_leaf(ply as usize, mv);
+                    }
+                }
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.give_back(ply, moves);
+        if best == -S::INFINITY {
+            // No legal move in a position that is not over breaks the
+            // `Game` contract: score it statically, as minimax does.
+            self.no_line(ply);
+            return cut_score(pos, ply);
+        }
+
+        if let (Some(key), Some(depth)) = (key, self.depth_code(left)) {
+            if let (Some(stored), Some(table)) = (best.to_table(ply), self.table.as_deref_mut()) {
+                let bound = if best <= alpha_in {
+                    Bound::Upper
+                } else if best >= beta_in {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                let mv = if bound == Bound::Upper { NO_MOVE } else { best_move };
+                table.store(key, stored, bound, mv, depth, self.cuts == cuts, self.nodes - nodes);
+            }
+        }
+        best
+    }
+
+    /// A score of at least `beta` that a child's table entry proves without
+    /// searching it (an enhanced transposition cutoff), if any.
+    pub(super) fn child_cut(&mut self, pos: &G, ply: u32, moves: &[(G::Move, i32)], beta: S) -> Option<S> {
+        let table = self.table.as_deref()?;
+        let left = self.limit.saturating_sub(ply + 1);
+        let depth = self.depth_code(left);
+        for &(mv, _) in moves {
+            let Some(key) = pos.play(mv).key() else { continue };
+            let Some(hit) = table.probe(key) else { continue };
+            if !usable(&hit, depth) || hit.bound == Bound::Lower {
+                continue;
+            }
+            // The child's score is at most the stored one: this position's
+            // is at least its negation.
+            let score = -S::from_table(hit.score, ply + 1);
+            if score >= beta {
+                self.hits += 1;
+                if !hit.complete {
+                    self.cuts += 1;
+                }
+                return Some(score);
+            }
+        }
+        None
+    }
+
+    /// Starts loading the table entries of the positions after `moves`.
+    #[inline(always)]
+    pub(super) fn prefetch_children(&self, pos: &G, moves: &[(G::Move, i32)]) {
+        if let Some(table) = self.table.as_deref() {
+            for &(mv, _) in moves {
+                if let Some(key) = pos.play(mv).key() {
+                    table.prefetch(key);
+                }
+            }
+        }
+    }
+
+    /// The line from `ply` ends here, when lines are kept.
+    #[inline(always)]
+    pub(super) fn no_line(&mut self, ply: u32) {
+        if let Some(lines) = self.lines.as_mut() {
+            lines.none(ply as usize);
+        }
+    }
+}
+
+/// True when a table entry's score holds for a search of depth code `depth`
+/// (see `Engine::depth_code`): one searched to that same depth, or one
+/// that no depth limit cut, searched to that depth or less.
+#[inline(always)]
+fn usable(hit: &Hit, depth: Option<u8>) -> bool {
+    Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d))
+}

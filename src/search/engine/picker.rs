@@ -1,0 +1,42 @@
+//! The move picker: the one owner of the per-ply move buffers, and the
+//! order moves are tried in (the table's move, then by the game's hints).
+
+use super::*;
+
+impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    #[inline(always)]
+    pub(super) fn take_buffer(&mut self, ply: u32) -> Vec<(G::Move, i32)> {
+        let ply = ply as usize;
+        if ply >= self.buffers.len() {
+            self.buffers.resize_with(ply + 1, Vec::new);
+        }
+        let mut buffer = std::mem::take(&mut self.buffers[ply]);
+        buffer.clear();
+        buffer
+    }
+
+    #[inline(always)]
+    pub(super) fn give_back(&mut self, ply: u32, buffer: Vec<(G::Move, i32)>) {
+        self.buffers[ply as usize] = buffer;
+    }
+}
+
+/// Moves by hint, highest first (stable, so equal hints keep the game's
+/// order), with the table's move before all.
+#[inline(always)]
+pub(super) fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
+    for i in 1..moves.len() {
+        let item = moves[i];
+        let mut j = i;
+        while j > 0 && moves[j - 1].1 < item.1 {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = item;
+    }
+    if first != NO_MOVE {
+        if let Some(at) = moves.iter().position(|&(mv, _)| mv.into() == first as u64) {
+            moves[..=at].rotate_right(1);
+        }
+    }
+}
