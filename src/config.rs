@@ -36,6 +36,8 @@ pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
 /// Default node budget that sets the depth of plain minimax and alpha-beta on Connect Four.
 pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
+/// Default for a request that does not send `compare`: run every search.
+pub const DEFAULT_COMPARE: bool = true;
 /// Default size of a Connect Four search's transposition table, in MiB.
 pub const DEFAULT_TT_MIB: usize = 64;
 /// Default time a connection has to deliver a request's headers.
@@ -142,6 +144,15 @@ pub struct Config {
     /// depth whose plain minimax search visits at most this many positions.
     #[arg(long, env = "COMPARE_MAX_NODES", default_value_t = DEFAULT_COMPARE_MAX_NODES)]
     pub compare_max_nodes: u64,
+
+    /// Whether a request that does not send `compare` also runs the
+    /// searches its answer is not read from, for their node counts: plain
+    /// minimax and alpha-beta on Connect Four (the engine answers), or
+    /// alpha-beta and the engine on tic-tac-toe and trees (plain minimax
+    /// answers). false: a Connect Four answer costs the engine alone.
+    #[arg(long, env = "COMPARE", default_value_t = DEFAULT_COMPARE, action = clap::ArgAction::Set,
+          value_name = "true|false")]
+    pub compare: bool,
 
     /// Size of the transposition table of each Connect Four search, in MiB
     /// (one table per search slot, reused; tic-tac-toe and trees use a
@@ -250,6 +261,7 @@ impl Default for Config {
             shutdown_timeout_ms: DEFAULT_SHUTDOWN_TIMEOUT_MS,
             max_search_ms: DEFAULT_MAX_SEARCH_MS,
             compare_max_nodes: DEFAULT_COMPARE_MAX_NODES,
+            compare: DEFAULT_COMPARE,
             tt_mib: DEFAULT_TT_MIB,
             opening_book: None,
             header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
@@ -268,6 +280,17 @@ mod tests {
     struct Cli {
         #[command(flatten)]
         config: Config,
+    }
+
+    #[test]
+    fn compare_is_on_by_default_and_set_by_true_or_false() {
+        let cli = Cli::try_parse_from(["bestmove"]).unwrap();
+        assert_eq!(cli.config.compare, DEFAULT_COMPARE);
+        for (value, expected) in [("false", false), ("true", true)] {
+            let cli = Cli::try_parse_from(["bestmove", "--compare", value]).unwrap();
+            assert_eq!(cli.config.compare, expected, "--compare {value}");
+        }
+        assert!(Cli::try_parse_from(["bestmove", "--compare", "sometimes"]).is_err());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::request::{GameInput, SearchRequest};
+use super::request::{GameInput, MoveList, SearchRequest};
 use crate::games::connect4::{self, Book, Connect4};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
@@ -32,6 +32,11 @@ pub struct Context<'a> {
     /// True when the client watches the search's progress (an event
     /// stream): the engine then deepens first, which is what reports it.
     pub watched: bool,
+    /// Whether a request that does not say (`compare`) also runs the
+    /// searches its answer is not read from: plain minimax and alpha-beta
+    /// on Connect Four (the engine answers), alpha-beta and the engine on
+    /// tic-tac-toe and trees (plain minimax answers).
+    pub compare: bool,
 }
 
 /// Transposition tables for Connect Four searches: made on first use (or
@@ -254,12 +259,17 @@ pub struct Answer {
     pub mistake: f64,
     /// The seed behind every random choice.
     pub seed: u64,
-    /// Plain minimax's own result.
-    pub minimax: AlgorithmReport,
-    /// Alpha-beta's own result.
-    pub alphabeta: AlgorithmReport,
-    /// The engine's own result.
-    pub engine: EngineReport,
+    /// Connect Four only: the request's `moves` with `best_move` played,
+    /// in the request's notation; `null` when the position came as a
+    /// `board` or the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves_after: Option<Option<MoveList>>,
+    /// Plain minimax's own result; `null` when it was not run (`compare`).
+    pub minimax: Option<AlgorithmReport>,
+    /// Alpha-beta's own result; `null` when it was not run (`compare`).
+    pub alphabeta: Option<AlgorithmReport>,
+    /// The engine's own result; `null` when it was not run (`compare`).
+    pub engine: Option<EngineReport>,
 }
 
 /// What a board answer says about the position before and after the move.
@@ -297,12 +307,18 @@ fn connect4_winner_of(status: connect4::Status) -> (Option<&'static str>, Option
     }
 }
 
-/// The three searches over one game, and the move chosen for the caller.
+/// The searches over one game, and the move chosen for the caller. Plain
+/// minimax always runs: the answer is read from it.
 struct Searched<M> {
     minimax: SearchResult<M>,
-    alphabeta: SearchResult<M>,
-    engine: EngineResult<M>,
+    alphabeta: Option<SearchResult<M>>,
+    engine: Option<EngineResult<M>>,
     choice: Option<Choice<M>>,
+}
+
+/// Whether this request runs the searches its answer is not read from.
+fn compares(request: &SearchRequest, context: &Context<'_>) -> bool {
+    request.compare.unwrap_or(context.compare)
 }
 
 /// The engine's time budget for a request.
@@ -362,9 +378,14 @@ fn search_all<G: Game>(
 ) -> Result<Searched<G::Move>, Cancelled> {
     let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel), ..Limits::default() };
     let minimax = minimax(game, limits)?;
-    let alphabeta = alpha_beta(game, limits)?;
-    let engine =
-        run_engine(game, &NoOracle, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
+    let (alphabeta, engine) = if compares(request, context) {
+        let alphabeta = alpha_beta(game, limits)?;
+        let engine =
+            run_engine(game, &NoOracle, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
+        (Some(alphabeta), Some(engine))
+    } else {
+        (None, None)
+    };
     let mut rng = fastrand::Rng::with_seed(request.seed);
     let choice = choose(&minimax.root_moves, request.tie_break, request.mistake, &mut rng);
     Ok(Searched { minimax, alphabeta, engine, choice })
@@ -499,8 +520,8 @@ fn common<M: Copy + PartialEq>(
     id: impl Fn(M) -> u64,
 ) -> Answer {
     let minimax = report(&s.minimax, sign, request.max_depth, &id);
-    let alphabeta = report(&s.alphabeta, sign, request.max_depth, &id);
-    let engine = engine_report(&s.engine, sign, None, &id);
+    let alphabeta = s.alphabeta.as_ref().map(|result| report(result, sign, request.max_depth, &id));
+    let engine = s.engine.as_ref().map(|result| engine_report(result, sign, None, &id));
     let moves_total = s.minimax.root_moves.len();
     let moves: Vec<MoveScore> = s
         .minimax
@@ -542,7 +563,8 @@ fn common<M: Copy + PartialEq>(
         tie_break: tie_break_name(request.tie_break),
         mistake: request.mistake,
         seed: request.seed,
-        minimax,
+        moves_after: None,
+        minimax: Some(minimax),
         alphabeta,
         engine,
     }
@@ -588,9 +610,16 @@ fn connect4_answer(
 ) -> Result<Answer, Cancelled> {
     let game = position.game();
     let remaining = u64::from(connect4::CELLS - position.stones());
-    let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
-    let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
-    let alphabeta_result = alpha_beta(&game, limits)?;
+    // Plain minimax and alpha-beta only compare: the engine answers.
+    let compared = if compares(request, context) {
+        let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
+        let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
+        let alphabeta_result = alpha_beta(&game, limits)?;
+        Some((report(&minimax_result, 1, Some(depth), u64::from), report(&alphabeta_result, 1, Some(depth), u64::from)))
+    } else {
+        None
+    };
+    let (minimax_report, alphabeta_report) = compared.unzip();
     let options = EngineOptions { score_root_moves: true, deepen_first: context.watched };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
@@ -656,9 +685,10 @@ fn connect4_answer(
         tie_break: tie_break_name(request.tie_break),
         mistake: request.mistake,
         seed: request.seed,
-        minimax: report(&minimax_result, 1, Some(depth), u64::from),
-        alphabeta: report(&alphabeta_result, 1, Some(depth), u64::from),
-        engine,
+        moves_after: Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv))),
+        minimax: minimax_report,
+        alphabeta: alphabeta_report,
+        engine: Some(engine),
     })
 }
 

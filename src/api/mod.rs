@@ -138,6 +138,7 @@ impl AppState {
             max_search_ms: self.config.max_search_ms,
             compare_max_nodes: self.config.compare_max_nodes,
             watched: false,
+            compare: self.config.compare,
         }
     }
 
@@ -595,12 +596,19 @@ fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Res
     Ok(([(header::CONTENT_TYPE, "application/json")], Body::from(body)).into_response())
 }
 
-/// Positions each algorithm visited, in the metrics.
+/// Positions each algorithm that ran visited, in the metrics.
 fn count_nodes(state: &AppState, answer: &Answer) {
     let nodes = &state.metrics.nodes;
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "minimax" }).inc_by(answer.minimax.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "alphabeta" }).inc_by(answer.alphabeta.nodes);
-    nodes.get_or_create(&AlgorithmLabels { algorithm: "engine" }).inc_by(answer.engine.result.nodes);
+    let counts = [
+        ("minimax", answer.minimax.as_ref().map(|r| r.nodes)),
+        ("alphabeta", answer.alphabeta.as_ref().map(|r| r.nodes)),
+        ("engine", answer.engine.as_ref().map(|r| r.result.nodes)),
+    ];
+    for (algorithm, count) in counts {
+        if let Some(count) = count {
+            nodes.get_or_create(&AlgorithmLabels { algorithm }).inc_by(count);
+        }
+    }
 }
 
 /// A place among the searches running or waiting; given back on drop.

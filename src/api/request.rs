@@ -16,7 +16,7 @@ use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 13] = [
     "board",
     "tree",
     "to_move",
@@ -29,6 +29,7 @@ const FIELDS: [&str; 12] = [
     "game",
     "moves",
     "time_ms",
+    "compare",
 ];
 
 /// What to search.
@@ -40,6 +41,36 @@ pub enum GameInput {
     Tree { tree: Tree, maximizing: bool },
     /// A Connect Four position.
     Connect4(connect4::Position),
+}
+
+/// A Connect Four game as the request wrote it, so that the answer can give
+/// the game after its move in the same notation (and in the same JSON:
+/// a string or an array).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(untagged)]
+pub enum MoveList {
+    /// Digits 1 to 7 (`"4453"`).
+    Digits(String),
+    /// Columns 0 to 6 (`[3, 3, 4, 2]`).
+    Columns(Vec<u8>),
+}
+
+impl MoveList {
+    /// The list with `column` (0 to 6) played after it.
+    pub fn then(&self, column: u8) -> MoveList {
+        match self {
+            MoveList::Digits(digits) => {
+                let mut digits = digits.clone();
+                digits.push(char::from(b'1' + column));
+                MoveList::Digits(digits)
+            }
+            MoveList::Columns(columns) => {
+                let mut columns = columns.clone();
+                columns.push(column);
+                MoveList::Columns(columns)
+            }
+        }
+    }
 }
 
 /// A validated request.
@@ -59,6 +90,11 @@ pub struct SearchRequest {
     pub time_ms: Option<u64>,
     /// Most moves the answer lists.
     pub max_moves: usize,
+    /// Whether to run the searches that are only there to compare (see
+    /// `Context::compare`); `None` leaves it to the server's setting.
+    pub compare: Option<bool>,
+    /// A Connect Four game sent as `moves`, as written; `None` for a board.
+    pub moves: Option<MoveList>,
 }
 
 /// Moves an answer lists unless the request says otherwise.
@@ -125,7 +161,7 @@ impl SearchRequest {
                 raw[slot] = Some(value);
             }
         }
-        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves, game, moves, time_ms] =
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves, game, moves, time_ms, compare] =
             raw;
 
         let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
@@ -182,12 +218,24 @@ impl SearchRequest {
                 )),
             })
             .transpose()?;
+        let compare = option::<bool>(compare, "compare", "true or false")?;
 
         match option::<String>(game, "game", "\"tictactoe\" or \"connect4\"")?.as_deref() {
             None | Some("tictactoe") => {}
             Some("connect4") => {
-                let game = GameInput::Connect4(parse_connect4(board, moves, tree, to_move, maximizing)?);
-                return Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves });
+                let (position, moves) = parse_connect4(board, moves, tree, to_move, maximizing)?;
+                let game = GameInput::Connect4(position);
+                return Ok(SearchRequest {
+                    game,
+                    max_depth,
+                    tie_break,
+                    seed,
+                    mistake,
+                    time_ms,
+                    max_moves,
+                    compare,
+                    moves,
+                });
             }
             Some(other) => {
                 return Err(ApiError::invalid(
@@ -217,7 +265,7 @@ impl SearchRequest {
                 return Err(ApiError::invalid(
                     "invalid_request",
                     None,
-                    "the body needs \"board\" (tic-tac-toe) or \"tree\" (a game tree)",
+                    "the body needs \"board\" (tic-tac-toe), \"tree\" (a game tree), or \"game\": \"connect4\" with \"moves\" or \"board\" (Connect Four)",
                 ))
             }
             (Some(board), None) => {
@@ -248,7 +296,7 @@ impl SearchRequest {
                 GameInput::Tree { tree, maximizing }
             }
         };
-        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves })
+        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves, compare, moves: None })
     }
 }
 
@@ -256,14 +304,15 @@ impl SearchRequest {
 const MAX_TIME_MS: u64 = 3_600_000;
 
 /// Reads a Connect Four position from exactly one of `moves` or `board`,
-/// refusing the options of the other games.
+/// refusing the options of the other games; with `moves`, also the game as
+/// the request wrote it.
 fn parse_connect4(
     board: Option<&RawValue>,
     moves: Option<&RawValue>,
     tree: Option<&RawValue>,
     to_move: Option<&RawValue>,
     maximizing: Option<&RawValue>,
-) -> Result<connect4::Position, ApiError> {
+) -> Result<(connect4::Position, Option<MoveList>), ApiError> {
     let refused = |field: &str, hint: &str| {
         ApiError::invalid("invalid_request", field.to_string(), format!("{field} does not apply to connect4: {hint}"))
     };
@@ -288,11 +337,24 @@ fn parse_connect4(
         )),
         (Some(moves), None) => {
             let value = read_position(moves, "moves", "invalid_moves", connect4::MOVES_SHAPE)?;
-            connect4::Position::from_json_moves(&value).map_err(|e| connect4_error(e, "invalid_moves"))
+            let position =
+                connect4::Position::from_json_moves(&value).map_err(|e| connect4_error(e, "invalid_moves"))?;
+            // The position was read from this value, so it is a digit string
+            // or an array of columns 0 to 6.
+            let list = match value {
+                Value::String(digits) => MoveList::Digits(digits),
+                Value::Array(items) => {
+                    MoveList::Columns(items.iter().filter_map(Value::as_u64).map(|c| c as u8).collect())
+                }
+                _ => return Err(ApiError::invalid("invalid_moves", "moves".to_string(), connect4::MOVES_SHAPE)),
+            };
+            Ok((position, Some(list)))
         }
         (None, Some(board)) => {
             let value = read_position(board, "board", "invalid_board", connect4::BOARD_SHAPE)?;
-            connect4::Position::from_json_board(&value).map_err(|e| connect4_error(e, "invalid_board"))
+            let position =
+                connect4::Position::from_json_board(&value).map_err(|e| connect4_error(e, "invalid_board"))?;
+            Ok((position, None))
         }
     }
 }

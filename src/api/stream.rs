@@ -30,11 +30,65 @@ use super::{answer, count_nodes, AppState, CancelOnDrop, Ready};
 /// reported: a search that ends in a few milliseconds sends just its answer.
 const QUIET_US: u64 = 2_000;
 
-/// True when the client asks for an event stream.
+/// True when the client prefers an event stream to JSON, by the quality
+/// values of its `Accept` header (RFC 9110, section 12.5.1).
+///
+/// Each type gets the `q` of the most specific range that matches it, 1 by
+/// default. The stream is named only by `text/event-stream` itself (a
+/// wildcard does not ask for it); JSON also matches `application/*` and
+/// `*/*`, and a client that names neither gets JSON. The stream needs a `q`
+/// above 0 and at least that of JSON: `text/event-stream;q=0` never
+/// streams, `application/json, text/event-stream;q=0.5` answers JSON, and
+/// `text/event-stream, application/json` streams.
 pub(super) fn wanted(headers: &axum::http::HeaderMap) -> bool {
-    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| {
-        v.split(',').any(|t| t.split(';').next().unwrap_or("").trim().eq_ignore_ascii_case("text/event-stream"))
-    })
+    // (specificity, q) of the most specific range matching each type so far.
+    let mut stream: Option<(u8, f32)> = None;
+    let mut json: Option<(u8, f32)> = None;
+    let ranges = headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(','));
+    for range in ranges {
+        let mut parts = range.split(';');
+        let media = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+        let mut q = Some(1.0);
+        for parameter in parts {
+            if let Some((name, value)) = parameter.split_once('=') {
+                if name.trim().eq_ignore_ascii_case("q") {
+                    q = quality(value.trim());
+                }
+            }
+        }
+        // A range with an unreadable q says nothing.
+        let Some(q) = q else { continue };
+        let keep = |best: &mut Option<(u8, f32)>, specificity: u8| {
+            if best.is_none_or(|(s, _)| specificity > s) {
+                *best = Some((specificity, q));
+            }
+        };
+        match media.as_str() {
+            "text/event-stream" => keep(&mut stream, 2),
+            "application/json" => keep(&mut json, 2),
+            "application/*" => keep(&mut json, 1),
+            "*/*" => keep(&mut json, 0),
+            _ => {}
+        }
+    }
+    match stream {
+        Some((_, q)) if q > 0.0 => q >= json.map_or(0.0, |(_, q)| q),
+        _ => false,
+    }
+}
+
+/// A quality value: a number from 0 to 1 with at most three decimals.
+fn quality(text: &str) -> Option<f32> {
+    let valid = match text.split_once('.') {
+        Some((whole, decimals)) => {
+            matches!(whole, "0" | "1")
+                && decimals.len() <= 3
+                && decimals.bytes().all(|b| b.is_ascii_digit())
+                && (whole == "0" || decimals.bytes().all(|b| b == b'0'))
+        }
+        None => matches!(text, "0" | "1"),
+    };
+    valid.then(|| text.parse().ok()).flatten()
 }
 
 /// One event, framed.
@@ -128,5 +182,50 @@ impl futures_core::Stream for Events {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.events.poll_recv(cx).map(|event| event.map(Ok))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderMap;
+
+    fn accept(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append(header::ACCEPT, HeaderValue::from_str(value).unwrap());
+        }
+        headers
+    }
+
+    #[test]
+    fn the_stream_is_chosen_by_the_highest_quality() {
+        for (values, streams) in [
+            (&[][..], false),
+            (&["text/event-stream"][..], true),
+            (&["TEXT/Event-Stream ; charset=utf-8"][..], true),
+            (&["application/json"][..], false),
+            (&["*/*"][..], false),
+            (&["text/*"][..], false),
+            (&["text/event-stream;q=0"][..], false),
+            (&["text/event-stream; q=0.000"][..], false),
+            (&["text/event-stream;q=0, application/json"][..], false),
+            (&["application/json, text/event-stream;q=0.5"][..], false),
+            (&["application/json;q=0.5, text/event-stream"][..], true),
+            (&["text/event-stream;q=0.9, application/json;q=0.8"][..], true),
+            (&["text/event-stream, application/json"][..], true),
+            (&["text/event-stream;q=0.5, */*"][..], false),
+            (&["text/event-stream;q=0.5, application/*;q=0.4"][..], true),
+            // The most specific range decides JSON's quality.
+            (&["text/event-stream;q=0.5, application/json;q=0.1, */*"][..], true),
+            // Over several Accept headers.
+            (&["application/json;q=0.2", "text/event-stream"][..], true),
+            // An unreadable q: the range is ignored.
+            (&["text/event-stream;q=high"][..], false),
+            (&["text/event-stream;q=1.5"][..], false),
+            (&["text/event-stream, application/json;q=2"][..], true),
+        ] {
+            assert_eq!(wanted(&accept(values)), streams, "Accept: {values:?}");
+        }
     }
 }

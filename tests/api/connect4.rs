@@ -466,3 +466,62 @@ async fn arrays_and_strings_far_past_a_position_are_refused_while_they_are_read(
     )
     .await;
 }
+
+// ------------------------------------------- the game after the move, as sent
+
+/// The 200 answer to `body`.
+async fn answered(body: &Value) -> Value {
+    let response = post_best_move(body).await;
+    assert_eq!(response.status, StatusCode::OK, "{body}: {}", response.text());
+    response.json()
+}
+
+#[tokio::test]
+async fn a_digit_string_gets_the_game_after_the_move_as_a_digit_string() {
+    for moves in ["", "4453", "612313147626667357672244337327"] {
+        let a = answered(&json!({"game": "connect4", "moves": moves, "seed": 4})).await;
+        let best = a["best_move"].as_u64().expect("a move");
+        let expected = format!("{moves}{}", best + 1);
+        assert_eq!(a["moves_after"], expected, "{moves:?}: {a}");
+        // The string is a game the service reads back: the other side to move.
+        let next = answered(&json!({"game": "connect4", "moves": expected, "max_depth": 1})).await;
+        assert_ne!(next["to_move"], a["to_move"], "{next}");
+    }
+}
+
+#[tokio::test]
+async fn an_array_of_columns_gets_the_game_after_the_move_as_an_array() {
+    for moves in [json!([]), json!([3, 3, 4, 2])] {
+        let a = answered(&json!({"game": "connect4", "moves": moves, "max_depth": 2, "seed": 4})).await;
+        let mut expected = moves.as_array().unwrap().clone();
+        expected.push(a["best_move"].clone());
+        assert_eq!(a["moves_after"], Value::Array(expected), "{moves}: {a}");
+    }
+}
+
+#[tokio::test]
+async fn the_game_after_a_random_move_ends_with_that_move() {
+    let a = answered(&json!({"game": "connect4", "moves": "4453", "max_depth": 2, "mistake": 1, "seed": 11})).await;
+    assert_eq!(a["random_move"], true, "{a}");
+    assert_eq!(a["moves_after"], format!("4453{}", a["best_move"].as_u64().unwrap() + 1), "{a}");
+}
+
+#[tokio::test]
+async fn a_board_or_a_finished_game_has_no_game_after_the_move() {
+    let board = [".......", ".......", ".......", ".......", "...O...", "..XXO.."];
+    let a = answered(&connect4_board(board)).await;
+    assert!(a["best_move"].is_u64(), "{a}");
+    assert_eq!(a.get("moves_after"), Some(&Value::Null), "{a}");
+
+    let a = answered(&connect4_moves(json!(DRAWN_GAME))).await;
+    assert_eq!((&a["best_move"], &a["status"]), (&Value::Null, &json!("draw")), "{a}");
+    assert_eq!(a.get("moves_after"), Some(&Value::Null), "{a}");
+}
+
+#[tokio::test]
+async fn tictactoe_and_tree_answers_have_no_moves_after() {
+    for body in [json!({"board": "XO..X...."}), json!({"tree": [1, 2]})] {
+        let a = answered(&body).await;
+        assert!(a.get("moves_after").is_none(), "{body}: {a}");
+    }
+}

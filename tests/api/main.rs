@@ -4,6 +4,7 @@
 #![cfg(feature = "server")]
 
 mod best_move;
+mod compare;
 mod connect4;
 mod contract;
 mod helpers;

@@ -152,3 +152,42 @@ async fn a_client_that_goes_away_cancels_its_search_and_frees_the_slot() {
     }
     assert!(freed, "the search still runs after its client left");
 }
+
+/// The `Content-Type` of the answer to a Connect Four request sent with
+/// these `Accept` headers.
+async fn answered_as(accept: &[&str]) -> String {
+    let mut request = Request::post("/best-move").header(header::CONTENT_TYPE, "application/json");
+    for value in accept {
+        request = request.header(header::ACCEPT, *value);
+    }
+    let body = json!({"game": "connect4", "moves": "612313147626667357672244337327"});
+    let response = bestmove::api::app(Config::default())
+        .oneshot(request.body(Body::from(body.to_string())).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let content_type = response.headers()[header::CONTENT_TYPE].to_str().unwrap().to_string();
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    if content_type == "text/event-stream" {
+        assert!(text.starts_with("event: "), "{text}");
+    } else {
+        serde_json::from_str::<Value>(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"));
+    }
+    content_type
+}
+
+#[tokio::test]
+async fn the_accept_header_s_quality_values_choose_between_stream_and_json() {
+    for (accept, expected) in [
+        (&["text/event-stream"][..], "text/event-stream"),
+        (&["text/event-stream;q=0"][..], "application/json"),
+        (&["text/event-stream;q=0, application/json"][..], "application/json"),
+        (&["application/json, text/event-stream;q=0.5"][..], "application/json"),
+        (&["application/json;q=0.5, text/event-stream;q=0.9"][..], "text/event-stream"),
+        (&["text/event-stream;q=0.5", "*/*;q=0.1"][..], "text/event-stream"),
+        (&["*/*"][..], "application/json"),
+        (&[][..], "application/json"),
+    ] {
+        assert_eq!(answered_as(accept).await, expected, "Accept: {accept:?}");
+    }
+}
