@@ -4,21 +4,9 @@
 #   docker build -t bestmove:0.1.0 .
 #   docker run --rm -p 8080:8080 bestmove:0.1.0
 #
-# Three stages: a Rust toolchain compiles a release binary, pip fetches the
-# Connect Four opening book (bitbully-databases, MIT), and a slim Debian image
-# (same glibc as the builder) runs the binary with the book as an
-# unprivileged user.
-
-# ---- opening book -----------------------------------------------------------
-# The builder's image: it trusts the same certificate authorities as the
-# Rust build, which fetches from crates.io the same way.
-FROM rust:1.95-slim-bookworm AS book
-# hadolint ignore=DL3008
-RUN apt-get update \
- && apt-get install -y --no-install-recommends python3-pip ca-certificates \
- && rm -rf /var/lib/apt/lists/*
-COPY scripts/fetch-opening-book.sh /fetch-opening-book.sh
-RUN bash /fetch-opening-book.sh /book
+# Two stages: a Rust toolchain compiles a release binary (with the Connect
+# Four opening book built in, from data/connect4/), and a slim Debian image
+# (same glibc as the builder) runs it as an unprivileged user.
 
 # ---- build ------------------------------------------------------------------
 FROM rust:1.95-slim-bookworm AS builder
@@ -42,6 +30,7 @@ RUN mkdir -p src benches \
 # GET /openapi.yaml. COPY keeps the files' original timestamps, which may be
 # older than the stand-ins built above: touch them so Cargo rebuilds the crate.
 COPY openapi.yaml ./
+COPY data ./data
 COPY src ./src
 RUN find src -type f -exec touch {} + \
  && cargo build --release --locked --bin bestmove \
@@ -62,14 +51,13 @@ RUN groupadd --gid 10001 bestmove \
             --home-dir /nonexistent --shell /usr/sbin/nologin bestmove
 
 COPY --from=builder /out/bestmove /usr/local/bin/bestmove
-COPY --from=book /book/book_12ply_distances.dat /book/LICENSE.bitbully-databases /usr/local/share/bestmove/
+COPY data/connect4/LICENSE.bitbully-databases /usr/share/doc/bestmove/
 
 # Listen on every interface inside the container (the binary's own default is
 # loopback only), log one JSON object per line for log collectors.
 ENV HOST=0.0.0.0 \
     PORT=8080 \
-    LOG_FORMAT=json \
-    OPENING_BOOK=/usr/local/share/bestmove/book_12ply_distances.dat
+    LOG_FORMAT=json
 
 USER 10001:10001
 EXPOSE 8080

@@ -23,7 +23,7 @@
 #
 # The BitBully side runs in a virtual environment under target/compare-venv;
 # the logic is in scripts/connect4_compare.py. Two release servers: one
-# without OPENING_BOOK (with MAX_SEARCH_MS and the requests' time_ms at
+# with OPENING_BOOK=none (with MAX_SEARCH_MS and the requests' time_ms at
 # TIME_MS, so every column is solved exactly) and one with the book from
 # scripts/fetch-opening-book.sh. Both are stopped on exit.
 #
@@ -83,7 +83,7 @@ start() {
   exit 1
 }
 PLAIN_PORT=$(free_port)
-start plain "$PLAIN_PORT" -u OPENING_BOOK
+start plain "$PLAIN_PORT" OPENING_BOOK=none
 BOOK_PORT=$(free_port)
 start book "$BOOK_PORT" OPENING_BOOK="$BOOK"
 

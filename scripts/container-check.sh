@@ -223,6 +223,11 @@ echo "uid $uid; HEALTHCHECK (${health_cmd[*]}): healthy"
 body=$(curl -fsS -m 10 -H 'content-type: application/json' -d '{"board":"XO..X...."}' "$base/best-move")
 echo "POST /best-move {\"board\":\"XO..X....\"} -> ${body:0:160}..."
 grep -q '"best_move":8' <<<"$body" || fail 'expected "best_move":8'
+# The opening book is built into the binary: an early Connect Four position
+# is solved at once, with no file and no setting.
+body=$(curl -fsS -m 10 -H 'content-type: application/json' -d '{"game":"connect4","moves":"4455","compare":false}' "$base/best-move")
+echo "POST /best-move {\"game\":\"connect4\",\"moves\":\"4455\"} -> ${body:0:160}..."
+grep -q '"exact":true' <<<"$body" || fail 'expected an exact answer from the built-in opening book'
 curl -fsS -m 5 -o /dev/null "$base/readyz" || fail "/readyz is not 200"
 metrics=$(curl -fsS -m 5 "$base/metrics")
 grep -q '^# ' <<<"$metrics" || fail "/metrics is not Prometheus text"

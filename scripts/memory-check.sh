@@ -79,7 +79,7 @@ echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
 for shape in wide comb two-level binary; do
   tree="$WORK/$shape.json"
   PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  env -u OPENING_BOOK HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
+  env OPENING_BOOK=none HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
   PID=$!
   for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
   idle=$(hwm)

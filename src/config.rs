@@ -161,9 +161,11 @@ pub struct Config {
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
     pub tt_mib: usize,
 
-    /// Connect Four opening book (the 12-ply book with distances of
-    /// bitbully-databases; scripts/fetch-opening-book.sh fetches it).
-    /// Unset: no book, everything works, early positions are slower.
+    /// Connect Four opening book: unset, the one built into the binary (the
+    /// 12-ply book with distances of bitbully-databases, MIT, by Markus
+    /// Thill); a path, a book file in that format (as
+    /// scripts/fetch-opening-book.sh fetches); `none`, no book (everything
+    /// works, early positions are slower and often not solved in time).
     #[arg(long, env = "OPENING_BOOK")]
     pub opening_book: Option<PathBuf>,
 

@@ -52,10 +52,11 @@ fn main() -> ExitCode {
         Some(Command::Serve) | None => {
             // Read once, before the service starts: a book named but
             // unreadable is a configuration error.
-            let book = match config.opening_book.as_deref().map(Book::load).transpose() {
+            let book = match bestmove::server::load_book(config.opening_book.as_deref()) {
                 Ok(book) => book,
                 Err(error) => {
-                    eprintln!("bestmove: {error} ({})", config.opening_book.unwrap_or_default().display());
+                    let source = config.opening_book.map_or("built in".into(), |path| path.display().to_string());
+                    eprintln!("bestmove: {error} ({source})");
                     return ExitCode::FAILURE;
                 }
             };

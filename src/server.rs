@@ -17,6 +17,7 @@
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
+use std::path::Path;
 use std::pin::{pin, Pin};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -36,7 +37,7 @@ use tokio::time::Instant;
 
 use crate::api::{self, AppState, Metrics};
 use crate::config::Config;
-use crate::games::connect4::Book;
+use crate::games::connect4::{Book, BookError};
 
 /// At most one warning per this interval about the connection limit, and
 /// one about accept errors.
@@ -52,6 +53,20 @@ const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// is larger than the 128 that `TcpListener::bind` asks for: beyond it a
 /// client's connection attempts are dropped and retried with growing delays.
 pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// The value of the `OPENING_BOOK` setting that turns the book off.
+pub const NO_BOOK: &str = "none";
+
+/// The opening book the `OPENING_BOOK` setting asks for: unset, the book
+/// built into the binary ([`Book::embedded`]); [`NO_BOOK`], none; anything
+/// else, the book file at that path.
+pub fn load_book(setting: Option<&Path>) -> Result<Option<Book>, BookError> {
+    match setting {
+        None => Book::embedded().map(Some),
+        Some(path) if path.as_os_str() == NO_BOOK => Ok(None),
+        Some(path) => Book::load(path).map(Some),
+    }
+}
 
 /// A listener on `address` with a [`LISTEN_BACKLOG`]-long queue.
 pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {

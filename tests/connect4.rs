@@ -128,23 +128,45 @@ fn scoring_cut_by_its_first_share_of_the_budget_resumes_after_deepening_with_the
     assert!(resumed >= 5, "only {resumed} positions take 10,000 positions or more");
 }
 
-/// The opening book named by OPENING_BOOK, or fetched by
-/// scripts/fetch-opening-book.sh. CI fetches it; elsewhere the book tests
-/// say they were skipped.
+/// The opening book built into the crate (the `book` feature).
 fn book() -> Option<&'static Book> {
     static BOOK: std::sync::OnceLock<Option<Book>> = std::sync::OnceLock::new();
     BOOK.get_or_init(|| {
-        let path = std::env::var_os("OPENING_BOOK").map(std::path::PathBuf::from).unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/opening-book/book_12ply_distances.dat")
-        });
-        if !path.exists() {
-            assert!(std::env::var_os("CI").is_none(), "CI must fetch the opening book: {}", path.display());
-            eprintln!("skipped: no opening book at {} (scripts/fetch-opening-book.sh)", path.display());
-            return None;
+        #[cfg(feature = "book")]
+        return Some(Book::embedded().expect("the built-in book"));
+        #[cfg(not(feature = "book"))]
+        {
+            eprintln!("skipped: built without the opening book (the `book` feature)");
+            None
         }
-        Some(Book::load(&path).expect("a readable book"))
     })
     .as_ref()
+}
+
+/// The published book file: OPENING_BOOK, or where
+/// scripts/fetch-opening-book.sh puts it. CI fetches it; elsewhere the test
+/// that needs it says it was skipped.
+fn published_book() -> Option<Book> {
+    let path = std::env::var_os("OPENING_BOOK").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/opening-book/book_12ply_distances.dat")
+    });
+    if !path.exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI must fetch the opening book: {}", path.display());
+        eprintln!("skipped: no opening book at {} (scripts/fetch-opening-book.sh)", path.display());
+        return None;
+    }
+    Some(Book::load(&path).expect("a readable book"))
+}
+
+#[test]
+fn the_built_in_book_answers_every_position_of_the_published_file_the_same() {
+    let (Some(built_in), Some(published)) = (book(), published_book()) else { return };
+    assert_eq!(built_in.len(), published.len());
+    for (position, score) in published.positions() {
+        assert_eq!(position.stones(), 12);
+        assert_eq!(built_in.probe(&position), published.probe(&position), "{position:?} (score {score})");
+        assert!(published.probe(&position).is_some());
+    }
 }
 
 /// A random game of `stones` moves in which nobody makes four.

@@ -525,3 +525,49 @@ async fn tictactoe_and_tree_answers_have_no_moves_after() {
         assert!(a.get("moves_after").is_none(), "{body}: {a}");
     }
 }
+
+// ------------------------------------------------------ the built-in book
+
+/// The README's Connect Four example, answered by a service with the
+/// default settings and no environment: the book built into the binary
+/// solves it, every column with its exact score.
+#[tokio::test]
+async fn the_readme_example_is_exact_with_the_default_settings() {
+    use axum::body::Body;
+    use axum::http::{header, Request};
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let config = bestmove::config::Config::default();
+    assert_eq!(config.opening_book, None);
+    let book = bestmove::server::load_book(config.opening_book.as_deref()).expect("the built-in book");
+    assert!(book.is_some(), "no setting means the built-in book");
+    let app = bestmove::api::router(std::sync::Arc::new(bestmove::api::AppState::with_book(config, book)));
+    let request = Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(json!({"game": "connect4", "moves": "4455"}).to_string()))
+        .expect("a request");
+    let response = app.oneshot(request).await.expect("an answer");
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = response.into_body().collect().await.expect("a body").to_bytes();
+    let answer: Value = serde_json::from_slice(&body).expect("JSON");
+    assert_eq!(answer["exact"], true, "{answer}");
+    let moves = answer["moves"].as_array().expect("every column");
+    assert_eq!(moves.len(), 7, "{answer}");
+    assert!(moves.iter().all(|m| m["score"].is_i64()), "{answer}");
+    // After 4455 the first player wins in 3 plies, first by column 2
+    // (an open three on the bottom row).
+    assert_eq!(
+        (&answer["best_move"], &answer["score"], &answer["engine"]["plies_to_end"]),
+        (&json!(2), &json!(1), &json!(3)),
+        "{answer}"
+    );
+}
+
+#[test]
+fn the_book_setting_turns_the_book_off_or_names_a_file() {
+    use std::path::Path;
+    assert!(bestmove::server::load_book(Some(Path::new("none"))).expect("no book").is_none());
+    let error = bestmove::server::load_book(Some(Path::new("/nonexistent/book.dat"))).expect_err("no such file");
+    assert!(error.to_string().contains("cannot read the opening book"), "{error}");
+}
