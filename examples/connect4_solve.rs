@@ -9,7 +9,7 @@
 use std::io::BufRead;
 
 use bestmove::games::connect4::Connect4;
-use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Table};
+use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Progress, Table};
 
 fn main() {
     let mib: usize = std::env::var("TT_MIB").ok().and_then(|m| m.parse().ok()).unwrap_or(64);
@@ -38,10 +38,13 @@ fn main() {
             EngineOptions { score_root_moves: true, ..EngineOptions::default() },
             &mut |p| {
                 if std::env::var_os("PROGRESS").is_some() {
-                    eprintln!(
-                        "  depth {} best {:?} score {:?} pv {:?}",
-                        p.depth, p.best_move, p.score, p.principal_variation
-                    )
+                    match p {
+                        Progress::Iteration(p) => eprintln!(
+                            "  depth {} best {:?} score {:?} pv {:?}",
+                            p.depth, p.best_move, p.score, p.principal_variation
+                        ),
+                        Progress::RootMove(m) => eprintln!("  column {} score {:?}", m.mv + 1, m.score),
+                    }
                 }
             },
         )

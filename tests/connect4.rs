@@ -4,7 +4,7 @@
 
 use bestmove::games::arena::{matchup, AtDepth, Player, Random};
 use bestmove::games::connect4::{Book, Connect4};
-use bestmove::search::{engine, engine_with_oracle, EngineOptions, Game, Limits, Score, Table};
+use bestmove::search::{engine, engine_with_oracle, EngineOptions, Game, Limits, Progress, Score, Table};
 
 /// A reference position: the moves (digits 1..7) and each column's score
 /// in the solver literature's convention (`None` for a full column).
@@ -92,14 +92,21 @@ fn a_search_to_the_end_scores_the_columns_before_deepening_unless_asked_to_deepe
     assert!(first.exact);
     assert_eq!(first.iterations, 0, "scored within the first share of the budget: no deepening");
     assert_eq!(first.depth, 12, "the plies left in the game");
-    let mut iterations = 0;
+    let (mut iterations, mut settled) = (0, Vec::new());
     let deepened =
-        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: true }, &mut |_| {
-            iterations += 1
+        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: true }, &mut |p| {
+            match p {
+                Progress::Iteration(_) => iterations += 1,
+                Progress::RootMove(m) => settled.push((m.mv, Some(m.score), m.exact)),
+            }
         })
         .unwrap();
     assert!(deepened.iterations >= 1 && iterations == deepened.iterations, "{iterations} reported");
     assert_eq!(deepened.root_moves, first.root_moves);
+    // Every column's score was reported as it was settled, as answered.
+    settled.sort_by_key(|&(mv, ..)| mv);
+    let answered: Vec<_> = first.root_moves.iter().map(|m| (m.mv, m.score, m.exact)).collect();
+    assert_eq!(settled, answered);
     assert_eq!((deepened.best_move, deepened.score), (first.best_move, first.score));
     assert_eq!(deepened.principal_variation, first.principal_variation);
 }

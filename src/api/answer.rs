@@ -100,9 +100,21 @@ impl Drop for PooledTable<'_> {
     }
 }
 
+/// What the event stream reports while the engine goes on: a finished
+/// iteration of its deepening (a `progress` event), or a root move whose
+/// score was just settled while every move is scored (a `move` event).
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ProgressReport {
+    /// A finished iteration.
+    Iteration(IterationReport),
+    /// A root move's settled score.
+    Move(MoveReport),
+}
+
 /// A finished iteration of the engine, as the event stream reports it.
 #[derive(Debug, Serialize)]
-pub struct ProgressReport {
+pub struct IterationReport {
     /// The iteration's depth, in plies.
     pub depth: u32,
     /// Its best move.
@@ -115,6 +127,30 @@ pub struct ProgressReport {
     pub plies_to_end: Option<u64>,
     /// Its line of best play.
     pub principal_variation: Vec<u64>,
+    /// Positions the engine visited so far.
+    pub nodes: u64,
+    /// Microseconds since the engine started.
+    pub elapsed_us: u64,
+}
+
+/// A root move's score, settled while the engine scores every move (for
+/// Connect Four, each column's result as it is proven).
+#[derive(Debug, Serialize)]
+pub struct MoveReport {
+    /// The move, as in the answer's `moves`.
+    #[serde(rename = "move")]
+    pub mv: u64,
+    /// Its score, in the answer's units.
+    pub score: i64,
+    /// True when the score saw every line to its end.
+    pub exact: bool,
+    /// Plies to the end, when the score is a win or a loss.
+    pub plies_to_end: Option<u64>,
+    /// The game's evaluation behind a score of 0 that is not exact, as in
+    /// the answer's `moves`.
+    pub evaluation: Option<i32>,
+    /// For a score that is not exact, the depth in plies it was searched to.
+    pub depth: Option<u32>,
     /// Positions the engine visited so far.
     pub nodes: u64,
     /// Microseconds since the engine started.
@@ -348,15 +384,27 @@ fn run_engine<G: Game>(
         ..Limits::default()
     };
     engine_with_oracle(game, oracle, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
-        progress(&ProgressReport {
-            depth: p.depth,
-            best_move: p.best_move.map(Into::into),
-            score: sign * p.score.value(),
-            exact: p.exact,
-            plies_to_end: p.score.ply().map(u64::from),
-            principal_variation: p.principal_variation.iter().map(|&m| m.into()).collect(),
-            nodes: p.nodes,
-            elapsed_us: p.elapsed.as_micros() as u64,
+        progress(&match p {
+            Progress::Iteration(p) => ProgressReport::Iteration(IterationReport {
+                depth: p.depth,
+                best_move: p.best_move.map(Into::into),
+                score: sign * p.score.value(),
+                exact: p.exact,
+                plies_to_end: p.score.ply().map(u64::from),
+                principal_variation: p.principal_variation.iter().map(|&m| m.into()).collect(),
+                nodes: p.nodes,
+                elapsed_us: p.elapsed.as_micros() as u64,
+            }),
+            Progress::RootMove(m) => ProgressReport::Move(MoveReport {
+                mv: m.mv.into(),
+                score: sign * m.score.value(),
+                exact: m.exact,
+                plies_to_end: m.score.ply().map(u64::from),
+                evaluation: heuristic(m.score, m.exact).map(|e| sign as i32 * e),
+                depth: m.depth,
+                nodes: m.nodes,
+                elapsed_us: m.elapsed.as_micros() as u64,
+            }),
         })
     })
 }

@@ -11,7 +11,7 @@ mod metrics;
 mod request;
 mod stream;
 
-pub use answer::{Answer, ProgressReport};
+pub use answer::{Answer, IterationReport, MoveReport, ProgressReport};
 pub use error::ApiError;
 pub use metrics::Metrics;
 pub use request::SearchRequest;

@@ -2,8 +2,10 @@
 //! answered as Server-Sent Events while it runs.
 //!
 //! One `progress` event per finished iteration of the engine's iterative
-//! deepening that is not already the final one (and that finishes after
-//! its first 2 ms: quicker searches send just the answer), then one `answer` event
+//! deepening that is not already the final one, and, while the engine
+//! scores every root move (every Connect Four column), one `move` event per
+//! move whose score is settled (both only after the search's first 2 ms:
+//! quicker searches send just the answer), then one `answer` event
 //! whose data is the plain answer's JSON, and the stream ends. The engine
 //! deepens first here (`Context::watched`), even on a Connect Four search
 //! to the end, which a plain answer scores first: the iterations are what
@@ -24,7 +26,7 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
 use super::error::ApiError;
-use super::{answer, count_nodes, AppState, CancelOnDrop, Ready};
+use super::{answer, count_nodes, AppState, CancelOnDrop, ProgressReport, Ready};
 
 /// Iterations that finish sooner than this after the engine starts are not
 /// reported: a search that ends in a few milliseconds sends just its answer.
@@ -131,8 +133,13 @@ pub(super) async fn run(
         let result = answer::answer(&request, &context, &flag, &mut |progress| {
             // The final iteration's news comes with the answer itself, and a
             // search done within a few milliseconds is not worth watching.
-            if !progress.exact && progress.elapsed_us >= QUIET_US {
-                let _ = events_tx.send(event("progress", progress));
+            let sent = match progress {
+                ProgressReport::Iteration(it) if !it.exact && it.elapsed_us >= QUIET_US => Some("progress"),
+                ProgressReport::Move(m) if m.elapsed_us >= QUIET_US => Some("move"),
+                _ => None,
+            };
+            if let Some(name) = sent {
+                let _ = events_tx.send(event(name, progress));
             }
         });
         worker.metrics.searches_in_flight.dec();

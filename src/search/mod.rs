@@ -14,7 +14,9 @@ mod score;
 mod table;
 
 pub use choose::{choose, Choice, TieBreak};
-pub use engine::{engine, engine_with_oracle, EngineMove, EngineOptions, EngineResult, Progress};
+pub use engine::{
+    engine, engine_with_oracle, EngineMove, EngineOptions, EngineResult, Iteration, Progress, RootMoveReport,
+};
 /// The random number generator [`choose`] takes, re-exported so callers
 /// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
 pub use fastrand;

@@ -53,7 +53,7 @@ fn untimed(mut answer: Value) -> Value {
 }
 
 #[tokio::test]
-async fn a_stream_reports_iterations_then_ends_with_exactly_the_plain_answer() {
+async fn a_stream_reports_iterations_and_columns_then_ends_with_exactly_the_plain_answer() {
     // A Connect Four position the engine solves exactly, after deepening.
     let body = json!({"game": "connect4", "moves": "4453", "seed": 3, "max_depth": 12});
     let app = bestmove::api::app(Config::default());
@@ -62,8 +62,24 @@ async fn a_stream_reports_iterations_then_ends_with_exactly_the_plain_answer() {
     assert_eq!(response.headers()[header::CONTENT_TYPE], "text/event-stream");
     let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
     let events = events(&text);
-    let (last, progress) = events.split_last().expect("at least the answer");
+    let (last, reports) = events.split_last().expect("at least the answer");
+    // Iterations first, then each column as its score is settled.
+    let iterations = reports.iter().take_while(|(name, _)| name == "progress").count();
+    let (progress, moves) = reports.split_at(iterations);
     assert!(progress.len() >= 2, "deepening to 12 plies reports its iterations: {text}");
+    assert!(!moves.is_empty(), "scoring the columns reports each one: {text}");
+    for (name, data) in moves {
+        assert_eq!(name, "move", "{text}");
+        let column = data["move"].as_u64().unwrap() as usize;
+        let answered = &last.1["moves"][column];
+        assert_eq!(answered["move"], column, "{text}");
+        for field in ["score", "exact", "evaluation", "depth"] {
+            assert_eq!(data[field], answered[field], "{field}: {text}");
+        }
+        for field in ["plies_to_end", "nodes", "elapsed_us"] {
+            assert!(data.get(field).is_some(), "{field} in {data}");
+        }
+    }
     let mut depth = 0;
     for (name, data) in progress {
         assert_eq!(name, "progress");

@@ -112,9 +112,19 @@ pub struct EngineResult<M> {
     pub root_moves: Vec<EngineMove<M>>,
 }
 
-/// A finished iteration, reported while the engine goes on.
+/// What the engine reports while it goes on.
 #[derive(Clone, Debug)]
-pub struct Progress<'a, M> {
+pub enum Progress<'a, M> {
+    /// A finished iteration of the deepening.
+    Iteration(Iteration<'a, M>),
+    /// A root move whose score was just settled, while every root move is
+    /// scored ([`EngineOptions::score_root_moves`]).
+    RootMove(RootMoveReport<M>),
+}
+
+/// A finished iteration of the deepening.
+#[derive(Clone, Debug)]
+pub struct Iteration<'a, M> {
     /// The iteration's depth limit, in plies.
     pub depth: u32,
     /// Its best move.
@@ -125,6 +135,23 @@ pub struct Progress<'a, M> {
     pub exact: bool,
     /// Its line of best play.
     pub principal_variation: &'a [M],
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the engine started.
+    pub elapsed: Duration,
+}
+
+/// A root move whose score was settled at the target depth.
+#[derive(Clone, Debug)]
+pub struct RootMoveReport<M> {
+    /// The move.
+    pub mv: M,
+    /// Its score for the side to move at the root.
+    pub score: Score,
+    /// True when that score saw every line to its end.
+    pub exact: bool,
+    /// For a score that is not exact, the depth limit it was searched to.
+    pub depth: Option<u32>,
     /// Positions visited so far.
     pub nodes: u64,
     /// Time since the engine started.
@@ -316,7 +343,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     u64::MAX => u64::MAX,
                     budget => budget / u64::from(FIRST_SCORING_SHARE),
                 };
-                self.with_allowance(positions, |engine| engine.score_moves(root, target, &mut moves, None));
+                self.with_allowance(positions, |engine| {
+                    engine.score_moves(root, target, &mut moves, None, started, progress)
+                });
                 if self.stop == Stop::Cancelled {
                     return Err(Cancelled);
                 }
@@ -375,7 +404,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             result.best_move = line.first().copied().or(self.root_best);
             result.principal_variation = line;
             guess = Some(score);
-            progress(&Progress {
+            progress(&Progress::Iteration(Iteration {
                 depth: limit,
                 best_move: result.best_move,
                 score: result.score,
@@ -383,7 +412,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 principal_variation: &result.principal_variation,
                 nodes: self.nodes,
                 elapsed: started.elapsed(),
-            });
+            }));
             if let Some(scoring) = scoring.as_mut().filter(|_| target == u32::MAX && self.stop == Stop::Running) {
                 // Searched to the end, the moves are scored at this depth as
                 // well, for an answer the budget cuts before they are solved.
@@ -402,7 +431,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             // of the budget scores the moves, its best move first.
             self.deadline = deadline;
             self.stop = Stop::Running;
-            self.score_moves(root, target, &mut moves, result.best_move);
+            self.score_moves(root, target, &mut moves, result.best_move, started, progress);
             self.settle(root, target, moves, &mut result);
         }
         self.finish(result, started)

@@ -154,6 +154,8 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         target: u32,
         scoring: &mut RootScoring<G, S>,
         first: Option<G::Move>,
+        started: Instant,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) {
         self.limit = target;
         self.next_check = self.nodes;
@@ -168,7 +170,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             (Some(mv) != first, std::cmp::Reverse(hint(mv)))
         });
         scoring.rank = rank.clone();
-        let RootScoring { children, bounds, cut, known, .. } = scoring;
+        let RootScoring { moves, twins, children, bounds, cut, known, .. } = scoring;
         if let Some(known) = *known {
             self.reach(children, &rank, bounds, cut, target, known);
         }
@@ -214,6 +216,20 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     self.candidates[(first + end) / 2]
                 };
                 self.narrow(&children[i], &mut bounds[i], &mut cut[i], target, t);
+            }
+            if bounds[i].0 == bounds[i].1 && self.stop == Stop::Running {
+                // The move, and its twins, which score the same.
+                let settled = moves.iter().enumerate().filter(|&(j, _)| j == i || twins[j] == Some(i));
+                for (_, m) in settled {
+                    progress(&Progress::RootMove(RootMoveReport {
+                        mv: m.mv,
+                        score: bounds[i].0.score(),
+                        exact: !cut[i],
+                        depth: cut[i].then_some(target),
+                        nodes: self.nodes,
+                        elapsed: started.elapsed(),
+                    }));
+                }
             }
         }
     }
