@@ -123,8 +123,7 @@ async function connectFour(page) {
   await page.check('#game-connect4');
   await page.waitForSelector('#c4-board', { state: 'visible' });
   check('game switch shows the Connect Four board', await page.isVisible('#col-6') && !(await page.isVisible('#cell-0')));
-  await page.selectOption('#difficulty', '0');
-  await page.selectOption('#c4-depth', 'full');
+  await page.selectOption('#difficulty', '10');
   await page.selectOption('#c4-colour', 'X');
   await page.selectOption('#think-time', C4_LONG_MS);
   await page.selectOption('#first-player', 'human');
@@ -366,8 +365,7 @@ async function main() {
       () => document.getElementById('service-state').dataset.state === 'up', null, { timeout: 5000 }).then(() => true, () => false));
 
     // --- a full game: human X moves first against the perfect computer ---
-    await page.selectOption('#difficulty', '0');
-    await page.selectOption('#depth', 'full');
+    await page.selectOption('#difficulty', '10');
     await page.selectOption('#human-mark', 'X');
     await page.selectOption('#first-player', 'human');
     await page.click('#new-game');

@@ -11,8 +11,8 @@ use super::request::{GameInput, MoveList, SearchRequest};
 use crate::games::connect4::{self, Book, Connect4};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
-    alpha_beta, choose, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult, Game, Limits,
-    NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Table, TieBreak,
+    alpha_beta, choose, choose_softly, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult,
+    Game, Limits, NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Table, TieBreak,
 };
 
 /// The engine's time budget when a request does not set `time_ms`.
@@ -293,6 +293,9 @@ pub struct Answer {
     pub tie_break: &'static str,
     /// The mistake probability, as requested.
     pub mistake: f64,
+    /// The difficulty level, as requested (`null` for full strength
+    /// without a level).
+    pub level: Option<u8>,
     /// The seed behind every random choice.
     pub seed: u64,
     /// Connect Four only: the request's `moves` with `best_move` played,
@@ -435,7 +438,8 @@ fn search_all<G: Game>(
         (None, None)
     };
     let mut rng = fastrand::Rng::with_seed(request.seed);
-    let choice = choose(&minimax.root_moves, request.tie_break, request.mistake, &mut rng);
+    let relative = matches!(request.game, GameInput::Tree { .. });
+    let choice = pick(&minimax.root_moves, request, relative, &mut rng);
     Ok(Searched { minimax, alphabeta, engine, choice })
 }
 
@@ -610,6 +614,7 @@ fn common<M: Copy + PartialEq>(
         time_ms: budget(request, context).as_millis() as u64,
         tie_break: tie_break_name(request.tie_break),
         mistake: request.mistake,
+        level: request.level,
         seed: request.seed,
         moves_after: None,
         minimax: Some(minimax),
@@ -732,12 +737,28 @@ fn connect4_answer(
         time_ms: budget(request, context).as_millis() as u64,
         tie_break: tie_break_name(request.tie_break),
         mistake: request.mistake,
+        level: request.level,
         seed: request.seed,
         moves_after: Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv))),
         minimax: minimax_report,
         alphabeta: alphabeta_report,
         engine: Some(engine),
     })
+}
+
+/// The move for the caller among scored root moves: with a level, the
+/// level's softmax choice (`relative` for a tree's own units); otherwise
+/// the best, or a random move by the chance of a mistake.
+fn pick<M: Copy>(
+    root_moves: &[RootMove<M>],
+    request: &SearchRequest,
+    relative: bool,
+    rng: &mut fastrand::Rng,
+) -> Option<Choice<M>> {
+    match request.temperature {
+        Some(temperature) => choose_softly(root_moves, temperature, relative, request.tie_break, rng),
+        None => choose(root_moves, request.tie_break, request.mistake, rng),
+    }
 }
 
 /// The move for the caller: chosen among the engine's scored root moves as
@@ -755,7 +776,7 @@ fn connect4_choice(
         .map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) }))
         .collect();
     match scored {
-        Some(scored) if !scored.is_empty() => choose(&scored, request.tie_break, request.mistake, rng),
+        Some(scored) if !scored.is_empty() => pick(&scored, request, false, rng),
         _ => {
             let best = result.best_move?;
             if rng.f64() < request.mistake {

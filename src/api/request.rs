@@ -10,13 +10,14 @@ use serde_json::Value;
 use super::bounded::{self, BoundedKey, Bounds, ReadError};
 use super::error::ApiError;
 use crate::games::connect4::{self, Connect4Error};
+use crate::games::levels;
 use crate::games::shorten;
 use crate::games::tictactoe::{self, BoardError, Player, Position};
 use crate::games::tree::{Tree, TreeError, TreeLimits};
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-const FIELDS: [&str; 13] = [
+const FIELDS: [&str; 14] = [
     "board",
     "tree",
     "to_move",
@@ -30,6 +31,7 @@ const FIELDS: [&str; 13] = [
     "moves",
     "time_ms",
     "compare",
+    "level",
 ];
 
 /// What to search.
@@ -86,6 +88,12 @@ pub struct SearchRequest {
     pub seed: u64,
     /// Probability of answering a random legal move.
     pub mistake: f64,
+    /// The difficulty level asked for (1 to 10), if any: it set `max_depth`
+    /// and `temperature` (see [`crate::games::levels`]).
+    pub level: Option<u8>,
+    /// With a level, the softmax temperature of the move's choice
+    /// ([`crate::search::choose_softly`]); `None` without one.
+    pub temperature: Option<f64>,
     /// The time the caller allows the search, in milliseconds, if given.
     pub time_ms: Option<u64>,
     /// Most moves the answer lists.
@@ -161,8 +169,30 @@ impl SearchRequest {
                 raw[slot] = Some(value);
             }
         }
-        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves, game, moves, time_ms, compare] =
+        let [board, tree, to_move, maximizing, max_depth, tie_break, seed, mistake, max_moves, game, moves, time_ms, compare, level] =
             raw;
+        let level = option::<u64>(level, "level", "an integer from 1 to 10")?
+            .map(|level| match level {
+                1..=10 => Ok(level as u8),
+                _ => Err(ApiError::invalid(
+                    "invalid_option",
+                    "level".to_string(),
+                    format!("level must be an integer from 1 (weakest) to 10 (full strength), not {level}"),
+                )),
+            })
+            .transpose()?;
+        if level.is_some() {
+            if let Some(other) = [("max_depth", max_depth), ("mistake", mistake)].iter().find(|(_, v)| v.is_some()) {
+                return Err(ApiError::invalid(
+                    "invalid_option",
+                    "level".to_string(),
+                    format!(
+                        "level sets how far the search looks and how it chooses its move: send it without {}",
+                        other.0
+                    ),
+                ));
+            }
+        }
 
         let max_depth = option::<u64>(max_depth, "max_depth", "an integer of at least 1")?
             .map(|d| match u32::try_from(d) {
@@ -220,22 +250,33 @@ impl SearchRequest {
             .transpose()?;
         let compare = option::<bool>(compare, "compare", "true or false")?;
 
+        // The request once its position is read: a level sets the depth and
+        // the choice's temperature of its game.
+        let request = |game: GameInput, moves: Option<MoveList>| {
+            let style = level.map(|level| match game {
+                GameInput::Board(_) => levels::tictactoe(level),
+                GameInput::Connect4(_) => levels::connect4(level),
+                GameInput::Tree { .. } => levels::tree(level),
+            });
+            SearchRequest {
+                game,
+                max_depth: style.map_or(max_depth, |s| s.max_depth),
+                tie_break,
+                seed,
+                mistake,
+                level,
+                temperature: style.map(|s| s.temperature),
+                time_ms,
+                max_moves,
+                compare,
+                moves,
+            }
+        };
         match option::<String>(game, "game", "\"tictactoe\" or \"connect4\"")?.as_deref() {
             None | Some("tictactoe") => {}
             Some("connect4") => {
                 let (position, moves) = parse_connect4(board, moves, tree, to_move, maximizing)?;
-                let game = GameInput::Connect4(position);
-                return Ok(SearchRequest {
-                    game,
-                    max_depth,
-                    tie_break,
-                    seed,
-                    mistake,
-                    time_ms,
-                    max_moves,
-                    compare,
-                    moves,
-                });
+                return Ok(request(GameInput::Connect4(position), moves));
             }
             Some(other) => {
                 return Err(ApiError::invalid(
@@ -296,7 +337,7 @@ impl SearchRequest {
                 GameInput::Tree { tree, maximizing }
             }
         };
-        Ok(SearchRequest { game, max_depth, tie_break, seed, mistake, time_ms, max_moves, compare, moves: None })
+        Ok(request(game, None))
     }
 }
 

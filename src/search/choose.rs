@@ -1,6 +1,6 @@
 //! Choosing the move to give the caller among the root moves.
 
-use super::RootMove;
+use super::{RootMove, Score};
 
 /// How to choose among equally good moves: moves of the same [`Score`](super::Score).
 /// A win is better the sooner it comes and a loss the later, so among wins
@@ -61,4 +61,100 @@ pub fn choose<M: Copy>(
         }
     };
     Some(Choice { mv, random_move: false })
+}
+
+/// Utility points a win or a loss is worth, beyond any evaluation's reach
+/// in a game whose outcomes are win, draw and loss.
+pub const OUTCOME_UTILITY: f64 = 1000.0;
+
+/// A score as a number to weigh moves by: an evaluation is its own points;
+/// an outcome of a win/draw/loss game is [`OUTCOME_UTILITY`] times its
+/// value, less a point per ply for a win (a quicker win is better) and
+/// plus one for a loss; any other outcome (a tree's value) is the value.
+pub fn utility(score: Score) -> f64 {
+    if let Some(points) = score.heuristic() {
+        return f64::from(points);
+    }
+    let (value, ply) = (score.value(), score.ply().unwrap_or(0));
+    match value {
+        1 | -1 => value as f64 * (OUTCOME_UTILITY - f64::from(ply)),
+        _ => value as f64,
+    }
+}
+
+/// A human-like choice among the root moves: each move with a probability
+/// proportional to `exp(-(best - u) / temperature)`, where `u` is its
+/// [`utility`] and `best` the best move's, so a move is less likely the
+/// more it loses. With `relative` (for a tree's own units), `u` is the
+/// score's value and the temperature a share of the spread between the
+/// best and the worst move.
+/// A temperature of 0 (or no spread) plays the best move, ties broken by
+/// `tie_break`. The choice is marked `random_move` when it is not a best
+/// move. One draw from `rng` (two with a random tie-break), so a seed
+/// reproduces it.
+pub fn choose_softly<M: Copy>(
+    root_moves: &[RootMove<M>],
+    temperature: f64,
+    relative: bool,
+    tie_break: TieBreak,
+    rng: &mut fastrand::Rng,
+) -> Option<Choice<M>> {
+    let weigh = |score: Score| if relative { score.value() as f64 } else { utility(score) };
+    let utilities: Vec<f64> = root_moves.iter().map(|m| weigh(m.score)).collect();
+    let best = utilities.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let worst = utilities.iter().copied().fold(f64::INFINITY, f64::min);
+    let temperature = if relative { temperature * (best - worst) } else { temperature };
+    if temperature.is_nan() || temperature <= 0.0 {
+        return choose(root_moves, tie_break, 0.0, rng);
+    }
+    let weights: Vec<f64> = utilities.iter().map(|u| ((u - best) / temperature).exp()).collect();
+    let mut left = rng.f64() * weights.iter().sum::<f64>();
+    let mut pick = root_moves.len() - 1;
+    for (i, w) in weights.iter().enumerate() {
+        if left < *w {
+            pick = i;
+            break;
+        }
+        left -= w;
+    }
+    let top = root_moves.iter().map(|m| m.score).max()?;
+    Some(Choice { mv: root_moves[pick].mv, random_move: root_moves[pick].score != top })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(scores: &[Score]) -> Vec<RootMove<u8>> {
+        scores.iter().enumerate().map(|(i, &score)| RootMove { mv: i as u8, score, plies: 1 }).collect()
+    }
+
+    #[test]
+    fn a_win_outweighs_any_evaluation_and_a_quicker_win_a_slower_one() {
+        assert!(utility(Score::new(1, 9)) > utility(Score::evaluation(500)));
+        assert!(utility(Score::new(1, 3)) > utility(Score::new(1, 9)));
+        assert!(utility(Score::new(-1, 9)) > utility(Score::new(-1, 3)));
+        assert!(utility(Score::evaluation(-500)) > utility(Score::new(-1, 40)));
+        assert_eq!(utility(Score::new(250, 2)), 250.0);
+    }
+
+    #[test]
+    fn the_softmax_prefers_small_losses_to_big_ones_and_a_seed_repeats_it() {
+        let root = moves(&[Score::evaluation(10), Score::evaluation(8), Score::evaluation(-20), Score::new(-1, 3)]);
+        let mut counts = [0u32; 4];
+        let mut rng = fastrand::Rng::with_seed(7);
+        for _ in 0..10_000 {
+            counts[choose_softly(&root, 4.0, false, TieBreak::First, &mut rng).unwrap().mv as usize] += 1;
+        }
+        // exp(0), exp(-0.5), exp(-7.5), exp(-250): about 62%, 38%, 0.03%, 0.
+        assert!(counts[0] > counts[1] && counts[1] > 3_000, "{counts:?}");
+        assert!(counts[2] < 20 && counts[3] == 0, "{counts:?}");
+        let again = |seed| choose_softly(&root, 4.0, false, TieBreak::First, &mut fastrand::Rng::with_seed(seed));
+        for seed in 0..50 {
+            assert_eq!(again(seed), again(seed));
+        }
+        // No temperature: the best move, never marked.
+        let best = choose_softly(&root, 0.0, false, TieBreak::First, &mut fastrand::Rng::with_seed(1)).unwrap();
+        assert_eq!(best, Choice { mv: 0, random_move: false });
+    }
 }

@@ -60,10 +60,7 @@ export function connectFour() {
       return { human: first === 'human' ? 'X' : 'O', first, colour: $('c4-colour').value === 'O' ? 'O' : 'X' };
     },
     computerOptions() {
-      const opts = { mistake: Number($('difficulty').value) || 0, time_ms: thinkTime() };
-      const depth = $('c4-depth').value;
-      if (depth !== 'full') opts.max_depth = Number(depth);
-      return opts;
+      return { level: Number($('difficulty').value) || 10, time_ms: thinkTime() };
     },
     hintOptions: () => ({ mistake: 0, time_ms: thinkTime() }),
     timeoutMs: (opts) => (opts.time_ms || 1000) + GRACE_MS,

@@ -38,7 +38,7 @@ export function setStatus(parts, opts = {}) {
   for (const p of [].concat(parts)) statusEl.append(p);
 }
 
-const randomBadge = (title) => el('span', title ? { class: 'badge', title } : { class: 'badge' }, 'random move');
+const randomBadge = (title) => el('span', title ? { class: 'badge', title } : { class: 'badge' }, 'weaker move');
 
 export class GameController {
   /** `shared.tally` counts results across games; `shared.checkHealth()` refreshes the service's state. */
@@ -196,7 +196,7 @@ export class GameController {
       } else {
         this.turn = 'human';
         const parts = ['Computer played ' + this.adapter.moveName(d.best_move) + '. Your move (' + this.name(this.settings.human) + ').'];
-        if (d.random_move) parts.push(randomBadge('Difficulty made the computer play a random move'));
+        if (d.random_move) parts.push(randomBadge('The level made the computer play a move worse than the best'));
         setStatus(parts);
       }
       this.render();

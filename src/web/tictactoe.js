@@ -34,10 +34,7 @@ export function tictactoe() {
       };
     },
     computerOptions() {
-      const opts = { mistake: Number($('difficulty').value) || 0 };
-      const depth = $('depth').value;
-      if (depth !== 'full') opts.max_depth = Number(depth);
-      return opts;
+      return { level: Number($('difficulty').value) || 10 };
     },
     hintOptions: () => ({ mistake: 0 }),
     timeoutMs: () => TIMEOUT_MS,

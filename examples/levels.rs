@@ -1,0 +1,182 @@
+//! Calibrates the difficulty levels (`level` 1 to 10): every level plays
+//! the level below it, level 1 plays a uniformly random player, and level
+//! 10 plays perfect play where a perfect player is at hand; the openings
+//! are seeded and varied (Connect Four: 2 random moves; tic-tac-toe: 1),
+//! each played once from each side. Prints each level's score against the
+//! one below and an Elo-like rating per level (level 1 at 0), as Markdown.
+//!
+//! A level plays as the service plays it: the search its level sets (the
+//! engine at the level's depth, with the built-in opening book, at level
+//! 10 with the service's default one-second budget; plain minimax for
+//! tic-tac-toe), then the level's softmax choice over the root moves.
+//!
+//! `cargo run --release --example levels [pairs] [connect4|tictactoe]`
+//! (default: 50 pairs of games per Connect Four matchup, ten times as many
+//! for tic-tac-toe; both games).
+
+use bestmove::games::arena::{matchup, Player, Random, Record};
+use bestmove::games::connect4::{Book, Connect4};
+use bestmove::games::levels::{self, MAX_LEVEL};
+use bestmove::games::tictactoe::{Position, TicTacToe};
+use bestmove::search::{
+    choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
+};
+
+/// A Connect Four player at a level; `perfect` searches to the end with
+/// no budget instead (the engine's exact solve: the reference).
+struct Connect4Level<'a> {
+    level: u8,
+    perfect: bool,
+    book: &'a Book,
+    table: Table,
+    rng: fastrand::Rng,
+}
+
+impl Player<Connect4> for Connect4Level<'_> {
+    fn pick(&mut self, position: &Connect4) -> u8 {
+        let style = levels::connect4(self.level);
+        let deadline = (style.max_depth.is_none() && !self.perfect)
+            .then(|| std::time::Instant::now() + std::time::Duration::from_secs(1));
+        let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
+        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+        let result = engine_with_oracle(position, self.book, limits, &mut self.table, options, &mut |_| {})
+            .expect("nothing cancels it");
+        let scored: Option<Vec<RootMove<u8>>> =
+            result.root_moves.iter().map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: 0 })).collect();
+        match scored {
+            Some(scored) => {
+                choose_softly(&scored, style.temperature, false, TieBreak::First, &mut self.rng)
+                    .expect("a position that is not over has a move")
+                    .mv
+            }
+            None => result.best_move.expect("a position that is not over has a move"),
+        }
+    }
+}
+
+/// A tic-tac-toe player at a level.
+struct TicTacToeLevel {
+    level: u8,
+    rng: fastrand::Rng,
+}
+
+impl Player<TicTacToe> for TicTacToeLevel {
+    fn pick(&mut self, position: &TicTacToe) -> u8 {
+        let style = levels::tictactoe(self.level);
+        let result =
+            minimax(position, Limits { max_depth: style.max_depth, ..Limits::default() }).expect("not cancelled");
+        choose_softly(&result.root_moves, style.temperature, false, TieBreak::First, &mut self.rng)
+            .expect("a position that is not over has a move")
+            .mv
+    }
+}
+
+/// A random opening of `plies` moves in which nobody wins.
+fn opening<G: Game>(start: &G, plies: usize, seed: u64) -> G {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut position = start.clone();
+    for _ in 0..plies {
+        let moves: Vec<G::Move> = position.moves().filter(|&m| position.play(m).outcome().is_none()).collect();
+        if moves.is_empty() {
+            break;
+        }
+        position = position.play(moves[rng.usize(..moves.len())]);
+    }
+    position
+}
+
+/// The rating difference an expected share of the points stands for.
+fn elo(share: f64) -> f64 {
+    let share = share.clamp(0.005, 0.995);
+    -400.0 * (1.0 / share - 1.0).log10()
+}
+
+fn line(name: &str, record: Record, rating: f64) {
+    println!(
+        "| {name} | {} | {} | {} | {:.0}% | {rating:+.0} |",
+        record.wins,
+        record.draws,
+        record.losses,
+        100.0 * record.share()
+    );
+}
+
+fn main() {
+    let pairs: usize = std::env::args().nth(1).and_then(|n| n.parse().ok()).unwrap_or(50);
+    let only = std::env::args().nth(2);
+    let wanted = |game: &str| only.as_deref().is_none_or(|o| o == game);
+    let book = Book::embedded().expect("the built-in book");
+    let started = std::time::Instant::now();
+    println!("Levels: each matchup plays every opening once from each side.");
+
+    if wanted("connect4") {
+        connect4(pairs, &book);
+    }
+    if wanted("tictactoe") {
+        // Tic-tac-toe games take microseconds: ten times as many.
+        tictactoe(10 * pairs);
+    }
+    println!("\n{:.0} s in all.", started.elapsed().as_secs_f64());
+}
+
+/// Prints the ladder of `game`: level 1 against a random player, then
+/// every level against the one below, over `pairs` openings of `plies`
+/// random moves from `start` (seeded from `base`); `at(level, seed)` makes
+/// a player. Returns level 10's rating.
+fn ladder<G: Game, P: Player<G>>(
+    title: &str,
+    pairs: usize,
+    start: &G,
+    plies: usize,
+    base: u64,
+    at: &dyn Fn(u8, u64) -> P,
+) -> f64 {
+    let s = if plies == 1 { "" } else { "s" };
+    println!("\n{title} ({pairs} openings of {plies} random move{s})\n");
+    println!("| Matchup | Wins | Draws | Losses | Score | Rating |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: |");
+    let mut openings = |i: usize| opening(start, plies, base + i as u64);
+    let record = matchup(pairs, &mut openings, &mut at(1, 1), &mut Random(fastrand::Rng::with_seed(2)));
+    line("1 vs random", record, 0.0);
+    let mut rating = 0.0;
+    for level in 2..=MAX_LEVEL {
+        let record = matchup(pairs, &mut openings, &mut at(level, 3), &mut at(level - 1, 4));
+        rating += elo(record.share());
+        line(&format!("{level} vs {}", level - 1), record, rating);
+    }
+    rating
+}
+
+fn connect4(pairs: usize, book: &Book) {
+    let start = Connect4::from_bitboards(0, 0);
+    let at = |level: u8, seed: u64| Connect4Level {
+        level,
+        perfect: false,
+        book,
+        table: Table::with_bytes(16 << 20),
+        rng: fastrand::Rng::with_seed(seed),
+    };
+    let rating = ladder("Connect Four", pairs, &start, 2, 1000, &at);
+    // Level 10 against perfect play (the engine's exact solve, no budget).
+    let mut perfect = at(10, 5);
+    perfect.perfect = true;
+    let record = matchup(pairs, &mut |i| opening(&start, 2, 1000 + i as u64), &mut at(10, 6), &mut perfect);
+    line("10 vs perfect play", record, rating);
+}
+
+fn tictactoe(pairs: usize) {
+    let start = Position::parse(".........", None).expect("the empty board").game();
+    let at = |level: u8, seed: u64| TicTacToeLevel { level, rng: fastrand::Rng::with_seed(seed) };
+    ladder("Tic-tac-toe", pairs, &start, 1, 2000, &at);
+    // Level 10 against every level and a random player: it never loses.
+    let mut openings = |i: usize| opening(&start, 1, 3000 + i as u64);
+    let mut lost = 0;
+    for opponent in 1..=MAX_LEVEL {
+        lost += matchup(pairs, &mut openings, &mut at(10, 5), &mut at(opponent, 6)).losses;
+    }
+    lost += matchup(pairs, &mut openings, &mut at(10, 5), &mut Random(fastrand::Rng::with_seed(7))).losses;
+    println!(
+        "\nTic-tac-toe level 10 against every level and a random player: {lost} games lost of {}.",
+        2 * pairs * 11
+    );
+}
