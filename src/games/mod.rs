@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod bench;
 pub mod connect4;
+pub mod othello;
 pub mod tictactoe;
 pub mod tree;
 

@@ -1,0 +1,192 @@
+//! An exact solver for the last few empty squares, where the general
+//! engine's bookkeeping (move lists, the table, hints) costs more than the
+//! search itself: a plain alpha-beta over the empty squares, parity first
+//! (odd quadrants first), with the last empty square scored directly.
+//!
+//! It is handed to the engine as an [`Oracle`]: the engine asks it for the
+//! exact score of every position it meets with few enough empty squares
+//! when it searches to the end.
+
+use std::cell::Cell;
+
+use super::game::Othello;
+use super::rules::{final_score, flips, legal_moves};
+use crate::search::Oracle;
+
+/// The four quadrants of the board.
+const QUADRANTS: [u64; 4] = [0x0f0f_0f0f, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0_f0f0 << 32];
+
+/// A score as the search orders it (as the engine's scores): the value
+/// above bit 32, the ply at which its line ends below, so that a win is
+/// better the sooner and a loss the later it comes, and negation is the
+/// other side's view.
+type Packed = i64;
+const PLY_BITS: u32 = 32;
+const INFINITY: Packed = i64::MAX;
+
+#[inline(always)]
+fn pack(value: i64, ply: u32) -> Packed {
+    (value << PLY_BITS) - value.signum() * i64::from(ply)
+}
+
+#[inline(always)]
+fn unpack(score: Packed) -> (i64, u32) {
+    let value = (score + (1 << (PLY_BITS - 1))) >> PLY_BITS;
+    (value, ((value << PLY_BITS) - score).unsigned_abs() as u32)
+}
+
+/// The exact solver for positions with at most a given number of empty
+/// squares (see the module docs), counting the positions it visits.
+#[derive(Debug)]
+pub struct Endgame {
+    max_empties: u32,
+    nodes: Cell<u64>,
+}
+
+impl Endgame {
+    /// The number of empty squares below which the solver pays off in
+    /// the engine.
+    pub const DEFAULT_EMPTIES: u32 = 6;
+    /// The most empty squares it accepts: beyond, its plain search is far
+    /// slower than the engine.
+    pub const MAX_EMPTIES: u32 = 14;
+
+    /// A solver for positions with at most `max_empties` empty squares
+    /// (at most [`Endgame::MAX_EMPTIES`]).
+    pub fn new(max_empties: u32) -> Endgame {
+        Endgame { max_empties: max_empties.min(Self::MAX_EMPTIES), nodes: Cell::new(0) }
+    }
+
+    /// The positions visited so far, over every solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.get()
+    }
+
+    /// The exact score of `position` for the side to move, as the engine
+    /// counts it: the final disc difference and the plies to the end of
+    /// the game under best play (the soonest win, the latest loss). `None`
+    /// for a position with more empty squares than the solver accepts.
+    pub fn solve(&self, position: &Othello) -> Option<(i64, u32)> {
+        if position.empties() > self.max_empties {
+            return None;
+        }
+        let (me, op) = position.bitboards();
+        Some(unpack(self.search(me, op, -INFINITY, INFINITY, 0)))
+    }
+
+    /// Fail-soft alpha-beta for the side with `me` at `ply`, within
+    /// `(alpha, beta)`. Recursion is at most two plies per empty square.
+    fn search(&self, me: u64, op: u64, mut alpha: Packed, beta: Packed, ply: u32) -> Packed {
+        self.nodes.set(self.nodes.get() + 1);
+        let empty = !(me | op);
+        if empty & empty.wrapping_sub(1) == 0 {
+            return self.last(me, op, empty, ply);
+        }
+        let odd = QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |odd, q| odd | q);
+        let mut best = -INFINITY;
+        for squares in [empty & odd, empty & !odd] {
+            let mut left = squares;
+            while left != 0 {
+                let square = left.trailing_zeros();
+                left &= left - 1;
+                let flipped = flips(me, op, square);
+                if flipped == 0 {
+                    continue;
+                }
+                let score = -self.search(op ^ flipped, me | flipped | 1 << square, -beta, -alpha, ply + 1);
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            return best;
+                        }
+                    }
+                }
+            }
+        }
+        if best == -INFINITY {
+            if legal_moves(op, me) == 0 {
+                return pack(final_score(me, op), ply);
+            }
+            return -self.search(op, me, -beta, -alpha, ply + 1);
+        }
+        best
+    }
+
+    /// The score with one empty square, `empty`: the side to move plays
+    /// it, or passes and the opponent does, or the game ends as it stands.
+    #[inline(always)]
+    fn last(&self, me: u64, op: u64, empty: u64, ply: u32) -> Packed {
+        if empty == 0 {
+            return pack(final_score(me, op), ply);
+        }
+        let square = empty.trailing_zeros();
+        let flipped = flips(me, op, square);
+        if flipped != 0 {
+            return pack(final_score(me | flipped | empty, op ^ flipped), ply + 1);
+        }
+        let flipped = flips(op, me, square);
+        if flipped != 0 {
+            return pack(-final_score(op | flipped | empty, me ^ flipped), ply + 2);
+        }
+        pack(final_score(me, op), ply)
+    }
+}
+
+impl Default for Endgame {
+    fn default() -> Endgame {
+        Endgame::new(Endgame::DEFAULT_EMPTIES)
+    }
+}
+
+impl Oracle<Othello> for Endgame {
+    #[inline(always)]
+    fn solved(&self, position: &Othello) -> Option<(i64, u32)> {
+        self.solve(position)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{minimax, Game, Limits};
+
+    #[test]
+    fn packed_scores_keep_value_and_ply() {
+        for value in [-64, -1, 0, 1, 64] {
+            for ply in [0, 1, 7, 30] {
+                let (v, p) = unpack(pack(value, ply));
+                assert_eq!(v, value);
+                if value != 0 {
+                    assert_eq!(p, ply);
+                }
+                assert_eq!(-pack(value, ply), pack(-value, ply));
+            }
+        }
+    }
+
+    #[test]
+    fn small_endgames_match_plain_minimax_value_and_plies() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        let solver = Endgame::new(8);
+        let mut checked = 0;
+        while checked < 60 {
+            let mut p = Othello::START;
+            while p.outcome().is_none() && p.empties() > 7 {
+                let moves: Vec<u8> = p.moves().collect();
+                p = p.play(moves[rng.usize(..moves.len())]);
+            }
+            if p.outcome().is_some() {
+                continue;
+            }
+            let result = minimax(&p, Limits::default()).expect("not cancelled");
+            let (value, plies) = solver.solve(&p).expect("few empties");
+            assert_eq!(value, result.score.value(), "{p:?}");
+            assert_eq!(Some(plies).filter(|_| value != 0), result.score.ply(), "{p:?}");
+            checked += 1;
+        }
+        assert!(solver.nodes() > 0);
+        assert_eq!(solver.solve(&Othello::START), None);
+    }
+}
