@@ -148,14 +148,21 @@ fn the_endgame_oracle_changes_no_score_of_any_root_move() {
     let oracle = Endgame::default();
     let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
     let mut solved = 0;
-    while solved < 16 {
-        let empties = 7 + solved % 4;
+    while solved < 24 {
+        let empties = 7 + solved % 6;
         let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
         let with = engine_with_oracle(&root, &oracle, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
         let without = engine(&root, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
         assert!(with.exact && without.exact, "{moves}");
         assert_eq!(with.score, without.score, "{moves}");
         assert_eq!(with.root_moves, without.root_moves, "{moves}");
+        // Deepening to the end, the oracle answers in every iteration.
+        let hits =
+            engine_with_oracle(&root, &oracle, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})
+                .unwrap();
+        assert!(hits.exact, "{moves}");
+        assert_eq!(hits.score, without.score, "{moves}");
+        assert!(hits.book_hits > 0, "{moves}");
         if empties <= 8 {
             let reference = minimax(&root, Limits::default()).unwrap();
             let expected: Vec<(u8, Option<Score>)> =
@@ -300,7 +307,8 @@ fn a_board_of_the_wrong_size_or_with_bad_squares_is_refused_where_it_goes_wrong(
     let (kind, field, message) = refusal(Position::from_board(&board, Some(Player::X)));
     assert_eq!((kind, field.as_str()), (ErrorKind::MalformedSquare, "board[10]"));
     assert!(message.contains("(square c2)"), "{message}");
-    let (kind, field, _) = refusal(Position::from_json_board(&serde_json::json!(vec![vec!["X"; 8]; 7]), Some(Player::X)));
+    let (kind, field, _) =
+        refusal(Position::from_json_board(&serde_json::json!(vec![vec!["X"; 8]; 7]), Some(Player::X)));
     assert_eq!((kind, field.as_str()), (ErrorKind::BoardShape, "board"));
 }
 

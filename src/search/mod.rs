@@ -163,6 +163,16 @@ pub trait Oracle<G: Game> {
     /// value for the side to move and the plies to the end of the game
     /// under best play. The engine asks only when it searches to the end.
     fn solved(&self, position: &G) -> Option<(i64, u32)>;
+
+    /// True when the engine may ask during the iterations of a search to
+    /// the end too, not only at the depth of the end: for an exact solver
+    /// of the last plies of a game, whose scores hold at every depth, so
+    /// that each iteration, which a search to the end runs to order its
+    /// moves, stops where the oracle answers. The default, false, keeps
+    /// every iteration's score that of a search cut at its depth.
+    fn in_iterations(&self) -> bool {
+        false
+    }
 }
 
 /// The oracle that knows nothing: what [`engine`] consults.
@@ -181,6 +191,10 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
     #[inline(always)]
     fn solved(&self, position: &G) -> Option<(i64, u32)> {
         self.and_then(|oracle| oracle.solved(position))
+    }
+
+    fn in_iterations(&self) -> bool {
+        self.is_some_and(|oracle| oracle.in_iterations())
     }
 }
 

@@ -145,6 +145,12 @@ impl Oracle<Othello> for Endgame {
     fn solved(&self, position: &Othello) -> Option<(i64, u32)> {
         self.solve(position)
     }
+
+    /// Its scores are exact: the iterations of a search to the end may
+    /// stop where it answers.
+    fn in_iterations(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -212,13 +212,15 @@ impl Position {
             let name: String = [first, second].iter().collect();
             match parse_square(&name) {
                 Some(square) => names.push(square),
-                None => return Err(error(
-                    ErrorKind::MalformedMove,
-                    format!("moves[{i}]"),
-                    format!(
+                None => {
+                    return Err(error(
+                        ErrorKind::MalformedMove,
+                        format!("moves[{i}]"),
+                        format!(
                         "{name:?} at character {at} is not a square: a move is a column a-h and a row 1-8, as in f5"
                     ),
-                )),
+                    ))
+                }
             }
         }
         replay(names.into_iter().map(Ok))

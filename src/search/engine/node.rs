@@ -37,7 +37,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         if self.stopped() {
             return S::new(0, 0);
         }
-        if self.limit == u32::MAX && ply > 0 {
+        // A search to the end may also ask in its iterations, if the
+        // oracle's scores hold at every depth.
+        if ply > 0 && (self.limit == u32::MAX || (self.target == u32::MAX && self.oracle.in_iterations())) {
             if let Some((value, plies)) = self.oracle.solved(pos) {
                 self.book_hits += 1;
                 return S::new(value, ply + plies);
