@@ -191,6 +191,18 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     self.cuts += 1;
                     -cut_score::<G, S>(&child, ply + 1)
                 }
+                None if self.scout && i > 0 && alpha > -S::INFINITY && alpha.above() < beta => {
+                    // Principal variation search: a move after the first is
+                    // first asked only whether it beats `alpha`, with an
+                    // empty window, and searched again with the full window
+                    // when it does.
+                    let scout = -self.search(&child, ply + 1, -alpha.above(), -alpha, safe);
+                    if scout > alpha && scout < beta && self.stop == Stop::Running {
+                        -self.search(&child, ply + 1, -beta, -alpha, safe)
+                    } else {
+                        scout
+                    }
+                }
                 None => -self.search(&child, ply + 1, -beta, -alpha, safe),
             };
             if self.stop != Stop::Running {
