@@ -176,6 +176,25 @@ fn the_endgame_oracle_changes_no_score_of_any_root_move() {
 }
 
 #[test]
+fn with_the_endgame_oracle_at_any_reach_the_engine_solves_as_alpha_beta_does() {
+    let mut rng = fastrand::Rng::with_seed(31);
+    let mut table = Table::with_bytes(16 << 20);
+    let mut solved = 0;
+    while solved < 48 {
+        let empties = 8 + solved % 5;
+        let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
+        let reference = alpha_beta(&root, Limits::default()).expect("not cancelled").score;
+        let oracle = Endgame::new([2, 4, 6, 8][solved as usize % 4]);
+        let found =
+            engine_with_oracle(&root, &oracle, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})
+                .unwrap();
+        assert!(found.exact, "{moves}");
+        assert_eq!(found.score, reference, "{moves} with {oracle:?}");
+        solved += 1;
+    }
+}
+
+#[test]
 fn at_a_fixed_depth_the_engine_scores_as_minimax_does_in_the_midgame() {
     let mut rng = fastrand::Rng::with_seed(29);
     let mut table = Table::with_bytes(16 << 20);

@@ -173,6 +173,21 @@ pub trait Oracle<G: Game> {
     fn in_iterations(&self) -> bool {
         false
     }
+
+    /// [`Oracle::solved`] for a search that needs only to compare the
+    /// score with the window `(alpha, beta)`: the bounds and the answer
+    /// count their plies from `position` (`±Score::INFINITY` for no
+    /// bound), and the answer may be fail-soft, as a search's: a score
+    /// within the window is exact, one at or below `alpha` a bound the
+    /// score does not pass, one at or above `beta` a bound it reaches.
+    /// The engine asks this, where [`Oracle::solved`] would be asked, so
+    /// that an exact solver can prune with the window. The default answers
+    /// with [`Oracle::solved`]'s exact score.
+    #[inline(always)]
+    fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
+        let _ = (alpha, beta);
+        self.solved(position).map(|(value, plies)| Score::new(value, plies))
+    }
 }
 
 /// The oracle that knows nothing: what [`engine`] consults.
@@ -195,6 +210,11 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
 
     fn in_iterations(&self) -> bool {
         self.is_some_and(|oracle| oracle.in_iterations())
+    }
+
+    #[inline(always)]
+    fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
+        self.and_then(|oracle| oracle.solved_within(position, alpha, beta))
     }
 }
 

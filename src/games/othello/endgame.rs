@@ -11,7 +11,7 @@ use std::cell::Cell;
 
 use super::game::Othello;
 use super::rules::{final_score, flips, legal_moves};
-use crate::search::Oracle;
+use crate::search::{Oracle, Score};
 
 /// The four quadrants of the board.
 const QUADRANTS: [u64; 4] = [0x0f0f_0f0f, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0_f0f0 << 32];
@@ -27,6 +27,21 @@ const INFINITY: Packed = i64::MAX;
 #[inline(always)]
 fn pack(value: i64, ply: u32) -> Packed {
     (value << PLY_BITS) - value.signum() * i64::from(ply)
+}
+
+/// A search bound as a [`Packed`] score (the same encoding, narrower): a
+/// bound beyond every score of the game, as an infinite one, which
+/// compares the same with them.
+#[inline(always)]
+fn packed(score: Score) -> Packed {
+    match (score.ply(), score.heuristic()) {
+        _ if score >= Score::INFINITY => INFINITY,
+        _ if score <= -Score::INFINITY => -INFINITY,
+        _ if score.value() > 64 => INFINITY,
+        _ if score.value() < -64 => -INFINITY,
+        (Some(ply), _) => pack(score.value(), ply),
+        (None, evaluation) => i64::from(evaluation.unwrap_or(0)),
+    }
 }
 
 #[inline(always)]
@@ -151,6 +166,18 @@ impl Oracle<Othello> for Endgame {
     fn in_iterations(&self) -> bool {
         true
     }
+
+    /// A fail-soft search within the window: far fewer positions than an
+    /// exact score when the window is empty, as most of the engine's are.
+    #[inline(always)]
+    fn solved_within(&self, position: &Othello, alpha: Score, beta: Score) -> Option<Score> {
+        if position.empties() > self.max_empties {
+            return None;
+        }
+        let (me, op) = position.bitboards();
+        let (value, plies) = unpack(self.search(me, op, packed(alpha), packed(beta), 0));
+        Some(Score::new(value, plies))
+    }
 }
 
 #[cfg(test)]
@@ -169,6 +196,71 @@ mod tests {
                 }
                 assert_eq!(-pack(value, ply), pack(-value, ply));
             }
+        }
+    }
+
+    #[test]
+    fn search_bounds_keep_their_order_in_the_packed_encoding() {
+        let bounds = [
+            -Score::INFINITY,
+            Score::new(-65, 3),
+            Score::new(-64, 2),
+            Score::new(-1, 2),
+            Score::new(-1, 9),
+            Score::evaluation(-300),
+            Score::new(0, 4),
+            Score::evaluation(300),
+            Score::new(1, 9),
+            Score::new(1, 2),
+            Score::new(64, 1),
+            Score::new(65, 1),
+            Score::INFINITY,
+        ];
+        for pair in bounds.windows(2) {
+            assert!(pair[0] <= pair[1]);
+            assert!(packed(pair[0]) <= packed(pair[1]), "{:?} {:?}", pair[0], pair[1]);
+        }
+        for score in [Score::new(-64, 2), Score::new(-1, 9), Score::new(1, 2), Score::new(64, 1)] {
+            let (value, ply) = unpack(packed(score));
+            assert_eq!(Score::new(value, ply), score);
+        }
+        assert_eq!(packed(Score::INFINITY), INFINITY);
+        assert_eq!(packed(-Score::INFINITY), -INFINITY);
+    }
+
+    #[test]
+    fn windowed_answers_are_fail_soft_bounds_of_the_exact_score() {
+        let mut rng = fastrand::Rng::with_seed(13);
+        let solver = Endgame::new(8);
+        let mut checked = 0;
+        while checked < 40 {
+            let mut p = Othello::START;
+            while p.outcome().is_none() && p.empties() > 8 {
+                let moves: Vec<u8> = p.moves().collect();
+                p = p.play(moves[rng.usize(..moves.len())]);
+            }
+            if p.outcome().is_some() {
+                continue;
+            }
+            let (value, plies) = solver.solve(&p).expect("few empties");
+            let exact = Score::new(value, plies);
+            for (alpha, beta) in [
+                (-Score::INFINITY, Score::INFINITY),
+                (Score::new(value - 2, 1), Score::new(value + 2, 1)),
+                (Score::new(value, 40), Score::new(value, 1)),
+                (Score::evaluation(-1), Score::evaluation(1)),
+                (Score::new(value + 1, 30), Score::new(value + 1, 29)),
+            ] {
+                let found = solver.solved_within(&p, alpha, beta).expect("few empties");
+                if found <= alpha {
+                    assert!(exact <= found, "{p:?} {alpha:?} {beta:?}: {exact:?} above {found:?}");
+                } else if found >= beta {
+                    assert!(exact >= found, "{p:?} {alpha:?} {beta:?}: {exact:?} below {found:?}");
+                } else {
+                    assert_eq!(found, exact, "{p:?} {alpha:?} {beta:?}");
+                }
+            }
+            checked += 1;
         }
     }
 

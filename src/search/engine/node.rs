@@ -40,9 +40,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         // A search to the end may also ask in its iterations, if the
         // oracle's scores hold at every depth.
         if ply > 0 && (self.limit == u32::MAX || (self.target == u32::MAX && self.oracle.in_iterations())) {
-            if let Some((value, plies)) = self.oracle.solved(pos) {
+            if let Some(score) = self.oracle.solved_within(pos, relative(alpha, ply), relative(beta, ply)) {
                 self.book_hits += 1;
-                return S::new(value, ply + plies);
+                return from_relative(score, ply);
             }
         }
         if let Some(lines) = self.lines.as_mut() {
@@ -307,4 +307,32 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
 #[inline(always)]
 fn usable(hit: &Hit, depth: Option<u8>) -> bool {
     Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d))
+}
+
+/// A score of the search as seen from a position at `ply`: the plies
+/// counted from there. An outcome whose line would end above `ply` is
+/// placed at the position itself, which compares the same with every
+/// score reachable from there.
+#[inline(always)]
+fn relative<S: Packed>(score: S, ply: u32) -> Score {
+    if score == S::INFINITY {
+        return Score::INFINITY;
+    }
+    if score == -S::INFINITY {
+        return -Score::INFINITY;
+    }
+    match score.parts() {
+        (0, _) => Score::evaluation(score.band()),
+        (value, end) => Score::new(value, end.saturating_sub(ply)),
+    }
+}
+
+/// A score counted from a position at `ply` (see [`relative`]) as the
+/// search's.
+#[inline(always)]
+fn from_relative<S: Packed>(score: Score, ply: u32) -> S {
+    match (score.ply(), score.heuristic()) {
+        (Some(plies), _) => S::new(score.value(), ply + plies),
+        (None, evaluation) => S::evaluation(evaluation.unwrap_or(0)),
+    }
 }
