@@ -17,6 +17,41 @@
 //! left to right, row 1 at the top. Bit `i` of a bitboard is square `i`.
 //! A pass is the move [`PASS`].
 //!
+//! # Searching
+//!
+//! [`Position::game`] is what the searches take. The engine solves best
+//! with the endgame solver as its oracle, which answers for the last
+//! [`Endgame::DEFAULT_EMPTIES`] empty squares within the engine's window;
+//! a depth-limited search ranks what it cannot solve by the evaluation,
+//! in the band between every loss and every win. Scores are final disc
+//! differences for the side to move (empty squares to the winner), with
+//! the plies to the end of the game.
+//!
+//! ```
+//! use bestmove::games::othello::{move_name, Endgame, Position};
+//! use bestmove::search::{engine_with_oracle, EngineOptions, Limits, Table};
+//!
+//! // FFO #1 (14 empty squares), black to move: g8 wins by 18 discs.
+//! let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X";
+//! let position = Position::from_obf(line)?;
+//! let mut table = Table::with_bytes(16 << 20);
+//! let oracle = Endgame::default();
+//! let result = engine_with_oracle(
+//!     &position.game(),
+//!     &oracle,
+//!     Limits::default(),
+//!     &mut table,
+//!     EngineOptions::default(),
+//!     &mut |_| {},
+//! )?;
+//! assert_eq!(result.best_move.map(move_name).as_deref(), Some("g8"));
+//! assert_eq!(result.score.value(), 18);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`Endgame`] counts its positions in a `Cell`: make one per search
+//! (it costs nothing), as the table is one per thread.
+//!
 //! The parts: `rules` the bitboard rules (legal moves, flips, the final
 //! score); `game` the search state and its hints to the engine;
 //! `evaluation` the heuristic estimate, the seam where a fitted evaluation
