@@ -39,10 +39,9 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         }
         // A search to the end may also ask in its iterations, if the
         // oracle's scores hold at every depth.
-        if ply > 0 && (self.limit == u32::MAX || (self.target == u32::MAX && self.oracle.in_iterations())) {
-            if let Some(score) = self.oracle.solved_within(pos, relative(alpha, ply), relative(beta, ply)) {
-                self.book_hits += 1;
-                return from_relative(score, ply);
+        if ply > 0 && (self.limit == u32::MAX || self.oracle_in_iterations()) {
+            if let Some(score) = self.ask_oracle(pos, ply, alpha, beta) {
+                return score;
             }
         }
         if let Some(lines) = self.lines.as_mut() {
@@ -188,8 +187,20 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let score = match outcome {
                 Some(value) => -S::new(value, ply + 1),
                 None if left <= 1 => {
-                    self.cuts += 1;
-                    -cut_score::<G, S>(&child, ply + 1)
+                    // At the depth limit, an oracle that answers in the
+                    // iterations still settles the child: its line is not cut.
+                    let known = if self.oracle_in_iterations() {
+                        self.ask_oracle(&child, ply + 1, -beta, -alpha)
+                    } else {
+                        None
+                    };
+                    match known {
+                        Some(score) => -score,
+                        None => {
+                            self.cuts += 1;
+                            -cut_score::<G, S>(&child, ply + 1)
+                        }
+                    }
                 }
                 None if self.scout && i > 0 && alpha > -S::INFINITY && alpha.above() < beta => {
                     // Principal variation search: a move after the first is
@@ -252,6 +263,22 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
         }
         best
+    }
+
+    /// True when the oracle answers in the iterations of this search (a
+    /// search to the end, see [`Oracle::in_iterations`]).
+    #[inline(always)]
+    fn oracle_in_iterations(&self) -> bool {
+        self.target == u32::MAX && self.oracle.in_iterations()
+    }
+
+    /// The oracle's score for `pos` at `ply` within `(alpha, beta)`
+    /// (fail-soft), if it knows it.
+    #[inline(always)]
+    fn ask_oracle(&mut self, pos: &G, ply: u32, alpha: S, beta: S) -> Option<S> {
+        let score = self.oracle.solved_within(pos, relative(alpha, ply), relative(beta, ply))?;
+        self.book_hits += 1;
+        Some(from_relative(score, ply))
     }
 
     /// A score of at least `beta` that a child's table entry proves without
