@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod connect4;
 pub mod levels;
+pub mod othello;
 pub mod tictactoe;
 pub mod tree;
 

@@ -165,6 +165,31 @@ pub trait Oracle<G: Game> {
     /// value for the side to move and the plies to the end of the game
     /// under best play. The engine asks only when it searches to the end.
     fn solved(&self, position: &G) -> Option<(i64, u32)>;
+
+    /// True when the engine may ask during the iterations of a search to
+    /// the end too, not only at the depth of the end: for an exact solver
+    /// of the last plies of a game, whose scores hold at every depth, so
+    /// that each iteration, which a search to the end runs to order its
+    /// moves, stops where the oracle answers. The default, false, keeps
+    /// every iteration's score that of a search cut at its depth.
+    fn in_iterations(&self) -> bool {
+        false
+    }
+
+    /// [`Oracle::solved`] for a search that needs only to compare the
+    /// score with the window `(alpha, beta)`: the bounds and the answer
+    /// count their plies from `position` (`±Score::INFINITY` for no
+    /// bound), and the answer may be fail-soft, as a search's: a score
+    /// within the window is exact, one at or below `alpha` a bound the
+    /// score does not pass, one at or above `beta` a bound it reaches.
+    /// The engine asks this, where [`Oracle::solved`] would be asked, so
+    /// that an exact solver can prune with the window. The default answers
+    /// with [`Oracle::solved`]'s exact score.
+    #[inline(always)]
+    fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
+        let _ = (alpha, beta);
+        self.solved(position).map(|(value, plies)| Score::new(value, plies))
+    }
 }
 
 /// The oracle that knows nothing: what [`engine`] consults.
@@ -183,6 +208,15 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
     #[inline(always)]
     fn solved(&self, position: &G) -> Option<(i64, u32)> {
         self.and_then(|oracle| oracle.solved(position))
+    }
+
+    fn in_iterations(&self) -> bool {
+        self.is_some_and(|oracle| oracle.in_iterations())
+    }
+
+    #[inline(always)]
+    fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
+        self.and_then(|oracle| oracle.solved_within(position, alpha, beta))
     }
 }
 

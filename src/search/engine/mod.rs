@@ -24,6 +24,10 @@
 //!   by asking "is it at least `s`?" for scores `s` that halve the range of
 //!   possible scores (value, and ply of the end), each question a search
 //!   with an empty window that prunes far more than a full one.
+//! - **Principal variation search**, when the outcomes are too many to
+//!   bisect (Othello's disc differences): every move after the first is
+//!   first asked with an empty window whether it beats the best so far,
+//!   and searched again with the full window only when it does.
 //! - **Every root move scored** ([`EngineOptions::score_root_moves`]): each
 //!   move's own exact score, by the same bisection, sharing the table.
 //!
@@ -241,6 +245,10 @@ struct Engine<'a, G: Game, S, O> {
     proven_best: Option<G::Move>,
     /// The depth the caller asked for: the ply of the last iteration.
     target: u32,
+    /// Search every move after the first with an empty window first
+    /// (principal variation search): for a game with a range of outcomes
+    /// but too many of them to bisect.
+    scout: bool,
 }
 
 impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
@@ -273,6 +281,11 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 candidates.dedup();
             }
         }
+        // Bisection already searches with empty windows; a game whose
+        // outcomes are too many to bisect (disc differences) gets them move
+        // by move instead. Games with no known range keep the plain
+        // full-window search.
+        let scout = range.is_some() && candidates.is_empty();
         Engine {
             oracle,
             table: keyed.then_some(table),
@@ -296,6 +309,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             root_best: None,
             proven_best: None,
             target: limits.max_depth.map_or(u32::MAX, |d| d.max(1)),
+            scout,
         }
     }
 

@@ -37,10 +37,11 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         if self.stopped() {
             return S::new(0, 0);
         }
-        if self.limit == u32::MAX && ply > 0 {
-            if let Some((value, plies)) = self.oracle.solved(pos) {
-                self.book_hits += 1;
-                return S::new(value, ply + plies);
+        // A search to the end may also ask in its iterations, if the
+        // oracle's scores hold at every depth.
+        if ply > 0 && (self.limit == u32::MAX || self.oracle_in_iterations()) {
+            if let Some(score) = self.ask_oracle(pos, ply, alpha, beta) {
+                return score;
             }
         }
         if let Some(lines) = self.lines.as_mut() {
@@ -186,8 +187,32 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let score = match outcome {
                 Some(value) => -S::new(value, ply + 1),
                 None if left <= 1 => {
-                    self.cuts += 1;
-                    -cut_score::<G, S>(&child, ply + 1)
+                    // At the depth limit, an oracle that answers in the
+                    // iterations still settles the child: its line is not cut.
+                    let known = if self.oracle_in_iterations() {
+                        self.ask_oracle(&child, ply + 1, -beta, -alpha)
+                    } else {
+                        None
+                    };
+                    match known {
+                        Some(score) => -score,
+                        None => {
+                            self.cuts += 1;
+                            -cut_score::<G, S>(&child, ply + 1)
+                        }
+                    }
+                }
+                None if self.scout && i > 0 && alpha > -S::INFINITY && alpha.above() < beta => {
+                    // Principal variation search: a move after the first is
+                    // first asked only whether it beats `alpha`, with an
+                    // empty window, and searched again with the full window
+                    // when it does.
+                    let scout = -self.search(&child, ply + 1, -alpha.above(), -alpha, safe);
+                    if scout > alpha && scout < beta && self.stop == Stop::Running {
+                        -self.search(&child, ply + 1, -beta, -alpha, safe)
+                    } else {
+                        scout
+                    }
                 }
                 None => -self.search(&child, ply + 1, -beta, -alpha, safe),
             };
@@ -238,6 +263,22 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
         }
         best
+    }
+
+    /// True when the oracle answers in the iterations of this search (a
+    /// search to the end, see [`Oracle::in_iterations`]).
+    #[inline(always)]
+    fn oracle_in_iterations(&self) -> bool {
+        self.target == u32::MAX && self.oracle.in_iterations()
+    }
+
+    /// The oracle's score for `pos` at `ply` within `(alpha, beta)`
+    /// (fail-soft), if it knows it.
+    #[inline(always)]
+    fn ask_oracle(&mut self, pos: &G, ply: u32, alpha: S, beta: S) -> Option<S> {
+        let score = self.oracle.solved_within(pos, relative(alpha, ply), relative(beta, ply))?;
+        self.book_hits += 1;
+        Some(from_relative(score, ply))
     }
 
     /// A score of at least `beta` that a child's table entry proves without
@@ -293,4 +334,32 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
 #[inline(always)]
 fn usable(hit: &Hit, depth: Option<u8>) -> bool {
     Some(hit.depth) == depth || (hit.complete && depth.is_none_or(|d| hit.depth <= d))
+}
+
+/// A score of the search as seen from a position at `ply`: the plies
+/// counted from there. An outcome whose line would end above `ply` is
+/// placed at the position itself, which compares the same with every
+/// score reachable from there.
+#[inline(always)]
+fn relative<S: Packed>(score: S, ply: u32) -> Score {
+    if score == S::INFINITY {
+        return Score::INFINITY;
+    }
+    if score == -S::INFINITY {
+        return -Score::INFINITY;
+    }
+    match score.parts() {
+        (0, _) => Score::evaluation(score.band()),
+        (value, end) => Score::new(value, end.saturating_sub(ply)),
+    }
+}
+
+/// A score counted from a position at `ply` (see [`relative`]) as the
+/// search's.
+#[inline(always)]
+fn from_relative<S: Packed>(score: Score, ply: u32) -> S {
+    match (score.ply(), score.heuristic()) {
+        (Some(plies), _) => S::new(score.value(), ply + plies),
+        (None, evaluation) => S::evaluation(evaluation.unwrap_or(0)),
+    }
 }

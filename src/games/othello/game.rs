@@ -1,0 +1,288 @@
+//! The Othello state the searches play through, and what it tells the
+//! engine: move order hints, a table key, the range of scores.
+
+use super::evaluation::{self, CORNERS};
+use super::rules::{final_score, flips, legal_moves};
+use super::{PASS, SQUARES};
+use crate::search::{Game, Tactics};
+
+/// An Othello position as two bitboards (see the module map): the discs
+/// of the side to move and the opponent's. Colours do not matter to the
+/// search: the same discs with the other colour to move is the same game.
+///
+/// A pass is a move ([`PASS`]), the only one of a side that cannot play
+/// while the game goes on; the game ends when neither side can play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Othello {
+    me: u64,
+    op: u64,
+}
+
+/// Hints for the engine's move order by square (a1 first): corners first,
+/// then the edges away from the corners, the squares next to a corner
+/// (X and C squares) last.
+const SQUARE_HINTS: [i32; 64] = {
+    const QUADRANT: [[i32; 4]; 4] = [[90, -30, 20, 10], [-30, -60, -5, -5], [20, -5, 5, 0], [10, -5, 0, 0]];
+    let mut hints = [0; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (c, r) = (square % 8, square / 8);
+        let (c, r) = (if c < 4 { c } else { 7 - c }, if r < 4 { r } else { 7 - r });
+        hints[square] = QUADRANT[r][c];
+        square += 1;
+    }
+    hints
+};
+
+/// The four quadrants of the board, for parity.
+const QUADRANTS: [u64; 4] = [0x0f0f_0f0f, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0_f0f0 << 32];
+
+/// A move into a quadrant with an odd number of empty squares gains this:
+/// the side that plays last in a region tends to keep what it takes.
+const PARITY_HINT: i32 = 40;
+/// What each reply left to the opponent costs a move's hint: fewest
+/// replies first (fastest-first), the rule that orders endgame searches
+/// best.
+const MOBILITY_HINT: i32 = 64;
+/// A reply on a corner costs this much more.
+const CORNER_REPLY_HINT: i32 = 128;
+
+impl Othello {
+    /// The start of a game: d5 and e4 black, d4 and e5 white, black to move.
+    pub const START: Othello = Othello { me: 1 << 28 | 1 << 35, op: 1 << 27 | 1 << 36 };
+
+    /// The position with `me` the discs of the side to move and `op` the
+    /// opponent's, in the bit layout of the module map. Squares in both
+    /// count as the opponent's.
+    pub const fn from_bitboards(me: u64, op: u64) -> Othello {
+        Othello { me: me & !op, op }
+    }
+
+    /// The discs of the side to move, and the opponent's.
+    pub const fn bitboards(&self) -> (u64, u64) {
+        (self.me, self.op)
+    }
+
+    /// The empty squares.
+    pub const fn empty(&self) -> u64 {
+        !(self.me | self.op)
+    }
+
+    /// The number of empty squares.
+    pub const fn empties(&self) -> u32 {
+        self.empty().count_ones()
+    }
+
+    /// The squares where the side to move can play, as a bitboard.
+    #[inline(always)]
+    pub fn legal_squares(&self) -> u64 {
+        legal_moves(self.me, self.op)
+    }
+
+    /// True when neither side can play: the game is over.
+    #[inline(always)]
+    pub fn is_over(&self) -> bool {
+        self.legal_squares() == 0 && legal_moves(self.op, self.me) == 0
+    }
+
+    /// The final disc difference for the side to move, the empty squares
+    /// counted for the winner, as if the game ended now.
+    #[inline(always)]
+    pub fn final_score(&self) -> i64 {
+        final_score(self.me, self.op)
+    }
+
+    /// The discs `square` flips for the side to move: none when it is not
+    /// a legal move (or not a square).
+    #[inline(always)]
+    pub fn flips(&self, square: u8) -> u64 {
+        if u32::from(square) >= SQUARES || self.empty() >> square & 1 == 0 {
+            return 0;
+        }
+        flips(self.me, self.op, u32::from(square))
+    }
+
+    /// The same game with the other side to move, nothing played.
+    #[inline(always)]
+    pub const fn passed(&self) -> Othello {
+        Othello { me: self.op, op: self.me }
+    }
+}
+
+/// The squares of a bitboard, ascending, then a pass if asked for.
+#[derive(Clone, Copy, Debug)]
+pub struct Moves {
+    squares: u64,
+    pass: bool,
+}
+
+impl Moves {
+    /// The squares of `squares`, ascending, or a lone pass when there are
+    /// none and `pass` is set.
+    pub(super) fn new(squares: u64, pass: bool) -> Moves {
+        Moves { squares, pass: pass && squares == 0 }
+    }
+}
+
+impl Iterator for Moves {
+    type Item = u8;
+    #[inline(always)]
+    fn next(&mut self) -> Option<u8> {
+        if self.squares != 0 {
+            let square = self.squares.trailing_zeros() as u8;
+            self.squares &= self.squares - 1;
+            Some(square)
+        } else if self.pass {
+            self.pass = false;
+            Some(PASS)
+        } else {
+            None
+        }
+    }
+}
+
+/// A 64-bit key for a pair of bitboards: two odd multipliers and a fold,
+/// so that nearby boards land far apart. Two positions share a key with a
+/// chance of about 2^-64.
+#[inline(always)]
+pub(super) fn hash(me: u64, op: u64) -> u64 {
+    let h = me.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ op.rotate_left(31).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    h ^ (h >> 29)
+}
+
+/// The quadrants with an odd number of empty squares.
+#[inline(always)]
+fn odd_quadrants(empty: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |odd, q| odd | q)
+}
+
+impl Game for Othello {
+    /// A square (0 to 63, a1 first) or [`PASS`].
+    type Move = u8;
+    type Moves = Moves;
+
+    /// The final disc difference for the side to move once neither side
+    /// can play.
+    #[inline(always)]
+    fn outcome(&self) -> Option<i64> {
+        self.is_over().then(|| self.final_score())
+    }
+
+    /// The legal squares, ascending; a pass when there are none.
+    #[inline(always)]
+    fn moves(&self) -> Moves {
+        Moves::new(self.legal_squares(), true)
+    }
+
+    #[inline(always)]
+    fn play(&self, mv: u8) -> Othello {
+        if mv >= PASS {
+            return self.passed();
+        }
+        let flipped = flips(self.me, self.op, u32::from(mv));
+        Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << mv }
+    }
+
+    /// Outcomes are disc differences: the estimate is [`Game::evaluation`].
+    fn evaluate(&self) -> i64 {
+        0
+    }
+
+    /// The hand-weighed estimate of the `evaluation` module.
+    #[inline]
+    fn evaluation(&self) -> i32 {
+        evaluation::evaluate(self.me, self.op)
+    }
+
+    /// One ply per empty square (and one more for a pass, which is rare).
+    fn max_plies_hint(&self) -> usize {
+        self.empties() as usize + 1
+    }
+
+    /// Scores are within ±64.
+    fn small_values(&self) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn key(&self) -> Option<u64> {
+        Some(hash(self.me, self.op))
+    }
+
+    fn value_range(&self) -> Option<(i64, i64)> {
+        Some((-64, 64))
+    }
+
+    /// Every legal move (or the pass), hinted by its square (corners first,
+    /// the squares next to a corner last) and by parity (a move into a
+    /// quadrant with an odd number of empty squares first).
+    #[inline]
+    fn engine_moves(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
+        let squares = self.legal_squares();
+        if squares == 0 {
+            out.push((PASS, 0));
+            return Tactics::Unknown;
+        }
+        let odd = odd_quadrants(self.empty());
+        let mut left = squares;
+        while left != 0 {
+            let square = left.trailing_zeros();
+            left &= left - 1;
+            let parity = if odd >> square & 1 != 0 { PARITY_HINT } else { 0 };
+            out.push((square as u8, SQUARE_HINTS[square as usize] + parity));
+        }
+        Tactics::Unknown
+    }
+
+    /// Fastest-first: moves that leave the opponent the fewest replies
+    /// (corners counting double) first, over the square and parity hints.
+    #[inline]
+    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
+        for (mv, hint) in moves {
+            if *mv >= PASS {
+                continue;
+            }
+            let child = self.play(*mv);
+            let replies = child.legal_squares();
+            *hint -= MOBILITY_HINT * replies.count_ones() as i32
+                + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_side_without_a_move_passes_and_two_passes_end_the_game() {
+        // a1 against b1: c1 flips b1 and leaves the opponent no disc.
+        let p = Othello::from_bitboards(1, 1 << 1);
+        assert_eq!(p.moves().collect::<Vec<_>>(), vec![2]);
+        let after = p.play(2);
+        assert_eq!(after.bitboards(), (0, 0b111));
+        assert_eq!(after.outcome(), Some(-64));
+        // g1 against h1: the side to move has no line (h1 is at the edge),
+        // the opponent has f1.
+        let q = Othello::from_bitboards(1 << 6, 1 << 7);
+        assert_eq!(q.legal_squares(), 0);
+        assert_eq!(q.outcome(), None);
+        assert_eq!(q.moves().collect::<Vec<_>>(), vec![PASS]);
+        assert_eq!(q.play(PASS), q.passed());
+    }
+
+    #[test]
+    fn keys_tell_the_side_to_move_apart() {
+        let p = Othello::START;
+        assert_ne!(p.key(), p.passed().key());
+        assert_ne!(p.play(19).key(), p.play(26).key());
+    }
+
+    #[test]
+    fn hints_put_corners_first_and_x_squares_last() {
+        assert!(SQUARE_HINTS[0] > SQUARE_HINTS[2]);
+        assert!(SQUARE_HINTS[63] > SQUARE_HINTS[9]);
+        assert_eq!(SQUARE_HINTS[9], SQUARE_HINTS[54]);
+        assert_eq!(SQUARE_HINTS[6], SQUARE_HINTS[57]);
+    }
+}

@@ -1,0 +1,231 @@
+//! The rules of Othello on bitboards: legal moves, flips and the final
+//! score, for one side's discs `me` and the other side's `op`.
+//!
+//! Bit `i` is square `i` (see the module map): a step east is `+1`, south
+//! `+8`, south-east `+9`, south-west `+7`, and the other four directions
+//! the negations. A step east or west must not wrap from one row's edge to
+//! the next row's: discs that could be jumped over are masked to columns b
+//! to g for every direction that moves sideways, which stops a run at the
+//! edge, and vertical steps simply fall off the board.
+
+/// Every square but those of columns a and h: where a run of discs that
+/// moves sideways may pass through.
+const INNER_COLUMNS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+
+/// The moves of `me` against `op` in one pair of opposite directions
+/// (`+shift` and `-shift`), `jumpable` the opponent discs a run may cross:
+/// a Kogge-Stone fill of the runs that start next to one of `me`'s discs,
+/// doubled in length at each step (runs are at most six discs long).
+#[inline(always)]
+fn moves_along(me: u64, jumpable: u64, shift: u32) -> u64 {
+    let double = jumpable & (jumpable << shift);
+    let mut down = jumpable & (me << shift);
+    down |= jumpable & (down << shift);
+    down |= double & (down << (2 * shift));
+    down |= double & (down << (2 * shift));
+    let double = jumpable & (jumpable >> shift);
+    let mut up = jumpable & (me >> shift);
+    up |= jumpable & (up >> shift);
+    up |= double & (up >> (2 * shift));
+    up |= double & (up >> (2 * shift));
+    (down << shift) | (up >> shift)
+}
+
+/// The squares where `me` may play against `op`: empty squares from which a
+/// line in some direction crosses one or more of `op`'s discs and ends on
+/// one of `me`'s.
+#[inline(always)]
+pub fn legal_moves(me: u64, op: u64) -> u64 {
+    let sideways = op & INNER_COLUMNS;
+    let moves = moves_along(me, sideways, 1)
+        | moves_along(me, op, 8)
+        | moves_along(me, sideways, 7)
+        | moves_along(me, sideways, 9);
+    moves & !(me | op)
+}
+
+/// For every square and each of the eight directions, the squares from
+/// the next one in that direction to the edge of the board. Directions
+/// 0-3 raise the square index (east, south-west, south, south-east), 4-7
+/// lower it (west, north-east, north, north-west).
+const RAYS: [[u64; 64]; 8] = {
+    const STEPS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
+    let mut rays = [[0u64; 64]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let (dc, dr) = STEPS[d];
+        let mut square = 0;
+        while square < 64 {
+            let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
+            let mut ray = 0u64;
+            while c >= 0 && c < 8 && r >= 0 && r < 8 {
+                ray |= 1 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            rays[d][square] = ray;
+            square += 1;
+        }
+        d += 1;
+    }
+    rays
+};
+
+/// The discs of `op` that `me` flips by playing on the empty `square`
+/// (0 to 63): in each direction, the run of `op`'s discs from the square's
+/// neighbour up to the first square that is not `op`'s, when that square
+/// is `me`'s. None flipped means the move is not legal.
+#[inline(always)]
+pub fn flips(me: u64, op: u64, square: u32) -> u64 {
+    let square = (square & 63) as usize;
+    let mut flipped = 0;
+    // Directions that raise the index: the first square that ends the run
+    // is the lowest set bit of what is not the opponent's along the ray.
+    for rays in &RAYS[..4] {
+        let ray = rays[square];
+        let stops = ray & !op;
+        let first = stops & stops.wrapping_neg();
+        if first & me != 0 {
+            flipped |= ray & (first - 1);
+        }
+    }
+    // Directions that lower it: the highest set bit. Bit 0 is added so the
+    // count of leading zeros is below 64; when it is not on the ray, the
+    // `& ray` below refuses it.
+    for rays in &RAYS[4..] {
+        let ray = rays[square];
+        let stops = (ray & !op) | 1;
+        let first = (1u64 << 63) >> stops.leading_zeros();
+        if first & me & ray != 0 {
+            flipped |= ray & !((first << 1) - 1);
+        }
+    }
+    flipped
+}
+
+/// The final score of a finished game for the side with `me`: the disc
+/// difference, the empty squares counted for the winner (the World Othello
+/// Federation rule), 0 for a draw.
+#[inline(always)]
+pub fn final_score(me: u64, op: u64) -> i64 {
+    let (mine, theirs) = (me.count_ones() as i64, op.count_ones() as i64);
+    let empty = 64 - mine - theirs;
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => mine - theirs + empty,
+        std::cmp::Ordering::Less => mine - theirs - empty,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
+/// The empty squares next to at least one of `discs` (in any of the eight
+/// directions), given the `empty` squares: where discs can be flipped from.
+#[inline(always)]
+pub fn neighbours(discs: u64, empty: u64) -> u64 {
+    let sideways = discs & INNER_COLUMNS;
+    let near = (discs << 8)
+        | (discs >> 8)
+        | (sideways << 1)
+        | (sideways >> 1)
+        | (sideways << 7)
+        | (sideways >> 7)
+        | (sideways << 9)
+        | (sideways >> 9);
+    // A disc on column a or h reaches one step inwards only.
+    let edge_a = discs & 0x0101_0101_0101_0101;
+    let edge_h = discs & 0x8080_8080_8080_8080;
+    let inwards = (edge_a << 1) | (edge_a << 9) | (edge_a >> 7) | (edge_h >> 1) | (edge_h >> 9) | (edge_h << 7);
+    (near | inwards) & empty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Legal moves the slow way: every empty square with a flip.
+    fn slow_moves(me: u64, op: u64) -> u64 {
+        (0..64).filter(|&s| (me | op) >> s & 1 == 0 && flips(me, op, s) != 0).fold(0, |m, s| m | 1 << s)
+    }
+
+    /// Flips the slowest way: walking each direction square by square.
+    fn walked_flips(me: u64, op: u64, square: u32) -> u64 {
+        let mut all = 0;
+        for (dc, dr) in [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)] {
+            let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
+            let mut run = 0u64;
+            while (0..8).contains(&c) && (0..8).contains(&r) && op >> (r * 8 + c) & 1 != 0 {
+                run |= 1 << (r * 8 + c);
+                c += dc;
+                r += dr;
+            }
+            if (0..8).contains(&c) && (0..8).contains(&r) && me >> (r * 8 + c) & 1 != 0 {
+                all |= run;
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn random_boards_agree_with_a_square_by_square_walk() {
+        let mut rng = fastrand::Rng::with_seed(3);
+        for _ in 0..3000 {
+            let filled = rng.u64(..) | rng.u64(..);
+            let me = filled & rng.u64(..);
+            let op = filled & !me;
+            let mut expected_moves = 0;
+            for square in 0..64 {
+                if filled >> square & 1 == 0 {
+                    let walked = walked_flips(me, op, square);
+                    assert_eq!(flips(me, op, square), walked, "{me:#x} {op:#x} {square}");
+                    if walked != 0 {
+                        expected_moves |= 1 << square;
+                    }
+                }
+            }
+            assert_eq!(legal_moves(me, op), expected_moves, "{me:#x} {op:#x}");
+            assert_eq!(slow_moves(me, op), expected_moves);
+        }
+    }
+
+    #[test]
+    fn the_start_position_has_four_moves_for_black() {
+        let (black, white) = (1 << 28 | 1 << 35, 1 << 27 | 1 << 36);
+        // d3, c4, f5, e6.
+        assert_eq!(legal_moves(black, white), 1 << 19 | 1 << 26 | 1 << 37 | 1 << 44);
+        assert_eq!(flips(black, white, 19), 1 << 27);
+    }
+
+    #[test]
+    fn runs_do_not_wrap_around_the_edge() {
+        // White on h1, black on a2 (the next bit): no move on g1 for black
+        // through the wrap, and no move at all.
+        let (black, white) = (1 << 8, 1 << 7);
+        assert_eq!(legal_moves(black, white), 0);
+        assert_eq!(flips(black, white, 6), 0);
+    }
+
+    #[test]
+    fn scores_count_the_empty_squares_for_the_winner() {
+        assert_eq!(final_score(0b111, 0b1), 2 + 60);
+        assert_eq!(final_score(0b1, 0b111), -62);
+        assert_eq!(final_score(0b11, 0b1100), 0);
+        assert_eq!(final_score(u64::MAX >> 32, u64::MAX << 32), 0);
+    }
+
+    #[test]
+    fn neighbours_are_the_adjacent_empty_squares() {
+        // A disc on a1 touches b1, a2 and b2; one on h8 touches g8, h7, g7.
+        assert_eq!(neighbours(1, !1), 1 << 1 | 1 << 8 | 1 << 9);
+        assert_eq!(neighbours(1 << 63, !(1 << 63)), 1 << 62 | 1 << 55 | 1 << 54);
+        let random = fastrand::Rng::with_seed(1).u64(..);
+        let slow = (0..64)
+            .filter(|&s| {
+                random >> s & 1 == 0
+                    && (0..64).any(|t: i32| {
+                        let (dc, dr) = ((t % 8) - (s % 8), (t / 8) - (s / 8));
+                        random >> t & 1 != 0 && dc.abs() <= 1 && dr.abs() <= 1
+                    })
+            })
+            .fold(0u64, |m, s| m | 1 << s);
+        assert_eq!(neighbours(random, !random), slow);
+    }
+}
