@@ -74,6 +74,13 @@ pub struct Config {
     #[arg(long, env = "PORT", default_value_t = DEFAULT_PORT)]
     pub port: u16,
 
+    /// A port of its own for GET /metrics, on the same host; the main port
+    /// then answers /metrics with 404, so a firewall or NetworkPolicy (which
+    /// sees ports, not paths) can keep metrics from API clients
+    /// [default: unset, /metrics on the main port].
+    #[arg(long, env = "METRICS_PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub metrics_port: Option<u16>,
+
     /// Largest request body in bytes; larger bodies get 413.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
@@ -197,6 +204,18 @@ fn parse_host(host: &str) -> Result<String, String> {
 }
 
 impl Config {
+    /// Checks what no single setting can: the settings against each other.
+    /// The message names the settings at fault.
+    pub fn check(&self) -> Result<(), String> {
+        if self.metrics_port == Some(self.port) {
+            return Err(format!(
+                "METRICS_PORT ({}) must differ from PORT: metrics are served apart from the API",
+                self.port
+            ));
+        }
+        Ok(())
+    }
+
     /// Searches that may run at once: the setting, or one per CPU.
     pub fn search_slots(&self) -> usize {
         self.max_concurrent_searches
@@ -246,6 +265,7 @@ impl Default for Config {
         Config {
             host: DEFAULT_HOST.into(),
             port: DEFAULT_PORT,
+            metrics_port: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
             max_tree_depth: DEFAULT_MAX_TREE_DEPTH,
@@ -291,6 +311,19 @@ mod tests {
             assert_eq!(cli.config.compare, expected, "--compare {value}");
         }
         assert!(Cli::try_parse_from(["bestmove", "--compare", "sometimes"]).is_err());
+    }
+
+    #[test]
+    fn the_metrics_port_is_a_port_other_than_the_api_port() {
+        let cli = Cli::try_parse_from(["bestmove", "--metrics-port", "9090"]).unwrap();
+        assert_eq!(cli.config.metrics_port, Some(9090));
+        assert_eq!(cli.config.check(), Ok(()));
+        for bad in ["0", "70000", "metrics"] {
+            assert!(Cli::try_parse_from(["bestmove", "--metrics-port", bad]).is_err(), "{bad} was accepted");
+        }
+        let same = Cli::try_parse_from(["bestmove", "--port", "8080", "--metrics-port", "8080"]).unwrap();
+        let error = same.config.check().unwrap_err();
+        assert!(error.contains("METRICS_PORT") && error.contains("PORT"), "{error}");
     }
 
     #[test]

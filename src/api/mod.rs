@@ -164,16 +164,24 @@ pub fn app(config: Config) -> Router {
 /// The service over shared state (which the caller keeps, to drain it on
 /// shutdown).
 pub fn router(state: Arc<AppState>) -> Router {
-    let routes = Router::new()
+    let mut routes = Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(page_asset))
         .route("/best-move", post(best_move))
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/openapi.yaml", get(openapi))
-        .route("/metrics", get(metrics_text))
-        .fallback(not_found);
-    with_layers(routes, state)
+        .route("/openapi.yaml", get(openapi));
+    // With a metrics port of their own, metrics are not on this one.
+    if state.config.metrics_port.is_none() {
+        routes = routes.route("/metrics", get(metrics_text));
+    }
+    with_layers(routes.fallback(not_found), state)
+}
+
+/// `GET /metrics` alone, for the port `METRICS_PORT` names; any other path
+/// is a JSON 404.
+pub fn metrics_router(state: Arc<AppState>) -> Router {
+    Router::new().route("/metrics", get(metrics_text)).fallback(not_found).with_state(state)
 }
 
 /// The middleware around every route. From the outside in: `observe` (so
