@@ -339,12 +339,17 @@ impl Connection {
     /// Serves requests until the client leaves, a timeout closes the
     /// connection, or shutdown finds it idle.
     async fn serve(mut self, stream: TcpStream) {
+        // The client's address, for the per-client limits.
+        let peer = stream.peer_addr().ok().map(axum::extract::ConnectInfo);
         let watchdog = Arc::new(Watchdog::new());
         let io = TokioIo::new(Watched { stream, watchdog: watchdog.clone() });
         let service = {
             let watchdog = watchdog.clone();
             let app = TowerToHyperService::new(self.app.clone());
-            hyper::service::service_fn(move |request: Request<Incoming>| {
+            hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                if let Some(peer) = peer {
+                    request.extensions_mut().insert(peer);
+                }
                 let in_flight = watchdog.begin_request(request.version());
                 let response = hyper::service::Service::call(&app, request);
                 async move {

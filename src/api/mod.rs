@@ -7,12 +7,14 @@
 mod answer;
 mod bounded;
 mod error;
+mod fairness;
 mod metrics;
 mod request;
 mod stream;
 
 pub use answer::{Answer, ProgressReport};
 pub use error::ApiError;
+pub use fairness::ClientLimit;
 pub use metrics::Metrics;
 pub use request::SearchRequest;
 
@@ -90,6 +92,8 @@ pub struct AppState {
     /// The Connect Four opening book, read once at startup.
     book: Option<Book>,
     ready: AtomicBool,
+    /// The per-client limits and every client's use of them.
+    fairness: Arc<fairness::Fairness>,
     /// The service's metrics.
     pub metrics: Metrics,
 }
@@ -114,6 +118,7 @@ impl AppState {
             admitted: AtomicUsize::new(0),
             tables: answer::TablePool::new(config.tt_mib << 20, config.search_slots()),
             ready: AtomicBool::new(true),
+            fairness: Arc::new(fairness::Fairness::new(&config)),
             metrics: Metrics::new(),
             config,
         }
@@ -167,7 +172,10 @@ pub fn router(state: Arc<AppState>) -> Router {
     let mut routes = Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(page_asset))
-        .route("/best-move", post(best_move))
+        .route(
+            "/best-move",
+            post(best_move).route_layer(middleware::from_fn_with_state(state.clone(), fairness::limit)),
+        )
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
         .route("/openapi.yaml", get(openapi));
