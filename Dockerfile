@@ -1,8 +1,8 @@
 # bestmove: a stateless HTTP service that returns the best move in tic-tac-toe,
 # Connect Four or a JSON game tree.
 #
-#   docker build -t bestmove:0.1.0 .
-#   docker run --rm -p 8080:8080 bestmove:0.1.0
+#   docker build -t bestmove:0.2.0 .
+#   docker run --rm -p 8080:8080 bestmove:0.2.0
 #
 # Two stages: a Rust toolchain compiles a release binary (with the Connect
 # Four opening book built in, from data/connect4/), and a slim Debian image
@@ -41,7 +41,7 @@ FROM debian:bookworm-slim
 
 LABEL org.opencontainers.image.title="bestmove" \
       org.opencontainers.image.description="Best move in tic-tac-toe, Connect Four or any JSON game tree (minimax, alpha-beta and an engine)" \
-      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.version="0.2.0" \
       org.opencontainers.image.licenses="MIT"
 
 # A fixed, numeric uid/gid so Kubernetes can check runAsNonRoot and match

@@ -4,8 +4,9 @@
 #   2. get the base images the Dockerfile names: pulled from their registry
 #      when it can be reached; otherwise local stand-ins are built (see below),
 #      and the output says so;
-#   3. build the image, check it runs as a non-root user, EXPOSEs 8080 and
-#      has a HEALTHCHECK, and report its size;
+#   3. build the image, tagged with Cargo.toml's version, check its version
+#      label, that it runs as a non-root user, EXPOSEs 8080 and has a
+#      HEALTHCHECK, and report its size;
 #   4. run it under the same restrictions as deploy/kubernetes (read-only
 #      root filesystem, no capabilities, no privilege escalation, uid 10001):
 #      the health check command passes, /healthz, /readyz and /metrics answer,
@@ -14,7 +15,7 @@
 #
 # Usage: scripts/container-check.sh          (from anywhere in the repo)
 # Knobs (env): ENGINE=docker|podman (default: docker if its daemon answers,
-#   else podman, installed with apt-get when missing), IMAGE (the tag built),
+#   else podman, installed with apt-get when missing), IMAGE (the tag built; default localhost/bestmove:VERSION),
 #   WORK (podman storage and stand-in cache, default /tmp/ctrci),
 #   PULL_TIMEOUT (seconds per pull attempt, default 60), SMOKE_PORT.
 #
@@ -31,7 +32,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV=${VENV:-$ROOT/target/ci-venv}
 WORK=${WORK:-/tmp/ctrci}
-IMAGE=${IMAGE:-localhost/bestmove:check}
+# The image is tagged with the crate's version, the one source of it
+# (scripts/check-version.py holds every other place to it).
+VERSION=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["package"]["version"])' "$ROOT/Cargo.toml")
+IMAGE=${IMAGE:-localhost/bestmove:$VERSION}
 SMOKE_PORT=${SMOKE_PORT:-18081}
 PULL_TIMEOUT=${PULL_TIMEOUT:-60}
 MAX_STOP_MS=${MAX_STOP_MS:-5000}
@@ -179,6 +183,9 @@ fi
 t "$E build -t $IMAGE"
 build -f Dockerfile -t "$IMAGE" .
 
+label=$($E image inspect "$IMAGE" --format '{{index .Config.Labels "org.opencontainers.image.version"}}')
+[[ "$label" == "$VERSION" ]] || fail "the image's version label is '$label', not $VERSION (Cargo.toml)"
+echo "image $IMAGE: version label $label"
 user=$($E image inspect "$IMAGE" --format '{{.Config.User}}')
 ports=$($E image inspect "$IMAGE" --format '{{json .Config.ExposedPorts}}')
 health=$($E image inspect "$IMAGE" --format '{{json .Config.Healthcheck}}')

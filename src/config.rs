@@ -51,6 +51,9 @@ pub const RESERVED_FILE_DESCRIPTORS: usize = 64;
 /// file-descriptor limit: each open connection holds some memory.
 pub const DEFAULT_MAX_CONNECTIONS_CEILING: usize = 16_384;
 
+/// Default time window of the per-client search time limit.
+pub const DEFAULT_CLIENT_WINDOW_MS: u64 = 60_000;
+
 /// How log lines are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum LogFormat {
@@ -73,6 +76,13 @@ pub struct Config {
     /// Port to listen on.
     #[arg(long, env = "PORT", default_value_t = DEFAULT_PORT)]
     pub port: u16,
+
+    /// A port of its own for GET /metrics, on the same host; the main port
+    /// then answers /metrics with 404, so a firewall or NetworkPolicy (which
+    /// sees ports, not paths) can keep metrics from API clients
+    /// [default: unset, /metrics on the main port].
+    #[arg(long, env = "METRICS_PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub metrics_port: Option<u16>,
 
     /// Largest request body in bytes; larger bodies get 413.
     #[arg(long, env = "MAX_BODY_BYTES", default_value_t = DEFAULT_MAX_BODY_BYTES)]
@@ -182,6 +192,31 @@ pub struct Config {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout_ms: u64,
 
+    /// Most searches one client may have in flight at once; more get 429
+    /// with Retry-After. 0: no limit. A client is its address (see
+    /// CLIENT_IP_HEADER); the limit holds in each replica.
+    #[arg(long, env = "CLIENT_MAX_SEARCHES", default_value_t = 0)]
+    pub client_max_searches: usize,
+
+    /// Most search time, in ms, one client may use per CLIENT_WINDOW_MS
+    /// (a request's time from its arrival to its answer, at least 1 ms);
+    /// past it, 429 with Retry-After until the window ends. 0: no limit.
+    #[arg(long, env = "CLIENT_SEARCH_MS", default_value_t = 0)]
+    pub client_search_ms: u64,
+
+    /// The window of CLIENT_SEARCH_MS, in ms: 1000 (1 s) to 86400000 (a day).
+    #[arg(long, env = "CLIENT_WINDOW_MS", default_value_t = DEFAULT_CLIENT_WINDOW_MS,
+          value_parser = clap::value_parser!(u64).range(1_000..=86_400_000))]
+    pub client_window_ms: u64,
+
+    /// A request header that a trusted proxy sets to the client's address,
+    /// such as x-forwarded-for (its last entry is used: the address the
+    /// proxy saw). Set it only when every request comes through that proxy:
+    /// clients could otherwise choose their own address. Unset: the
+    /// connection's peer address.
+    #[arg(long, env = "CLIENT_IP_HEADER", value_parser = parse_header_name)]
+    pub client_ip_header: Option<String>,
+
     /// Most client connections open at once; more wait in the listen backlog
     /// until one closes [default: the file-descriptor limit less 1/16 of it
     /// (at least 64), at most 16384].
@@ -198,7 +233,26 @@ fn parse_host(host: &str) -> Result<String, String> {
     Ok(host.to_string())
 }
 
+/// A header name as HTTP allows it, in lower case.
+fn parse_header_name(name: &str) -> Result<String, String> {
+    axum::http::HeaderName::try_from(name.trim())
+        .map(|name| name.as_str().to_owned())
+        .map_err(|_| format!("{name:?} is not an HTTP header name (such as x-forwarded-for)"))
+}
+
 impl Config {
+    /// Checks what no single setting can: the settings against each other.
+    /// The message names the settings at fault.
+    pub fn check(&self) -> Result<(), String> {
+        if self.metrics_port == Some(self.port) {
+            return Err(format!(
+                "METRICS_PORT ({}) must differ from PORT: metrics are served apart from the API",
+                self.port
+            ));
+        }
+        Ok(())
+    }
+
     /// Searches that may run at once: the setting, or one per CPU.
     pub fn search_slots(&self) -> usize {
         self.max_concurrent_searches
@@ -248,6 +302,7 @@ impl Default for Config {
         Config {
             host: DEFAULT_HOST.into(),
             port: DEFAULT_PORT,
+            metrics_port: None,
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             max_tree_nodes: DEFAULT_MAX_TREE_NODES,
             max_tree_depth: DEFAULT_MAX_TREE_DEPTH,
@@ -269,6 +324,10 @@ impl Default for Config {
             header_read_timeout_ms: DEFAULT_HEADER_READ_TIMEOUT_MS,
             idle_timeout_ms: DEFAULT_IDLE_TIMEOUT_MS,
             max_connections: None,
+            client_max_searches: 0,
+            client_search_ms: 0,
+            client_window_ms: DEFAULT_CLIENT_WINDOW_MS,
+            client_ip_header: None,
         }
     }
 }
@@ -293,6 +352,52 @@ mod tests {
             assert_eq!(cli.config.compare, expected, "--compare {value}");
         }
         assert!(Cli::try_parse_from(["bestmove", "--compare", "sometimes"]).is_err());
+    }
+
+    #[test]
+    fn the_metrics_port_is_a_port_other_than_the_api_port() {
+        let cli = Cli::try_parse_from(["bestmove", "--metrics-port", "9090"]).unwrap();
+        assert_eq!(cli.config.metrics_port, Some(9090));
+        assert_eq!(cli.config.check(), Ok(()));
+        for bad in ["0", "70000", "metrics"] {
+            assert!(Cli::try_parse_from(["bestmove", "--metrics-port", bad]).is_err(), "{bad} was accepted");
+        }
+        let same = Cli::try_parse_from(["bestmove", "--port", "8080", "--metrics-port", "8080"]).unwrap();
+        let error = same.config.check().unwrap_err();
+        assert!(error.contains("METRICS_PORT") && error.contains("PORT"), "{error}");
+    }
+
+    #[test]
+    fn the_per_client_limits_are_off_by_default_and_refuse_bad_values() {
+        let cli = Cli::try_parse_from(["bestmove"]).unwrap();
+        assert_eq!((cli.config.client_max_searches, cli.config.client_search_ms), (0, 0));
+        assert_eq!(cli.config.client_ip_header, None);
+        let cli = Cli::try_parse_from([
+            "bestmove",
+            "--client-max-searches",
+            "2",
+            "--client-search-ms",
+            "15000",
+            "--client-window-ms",
+            "60000",
+            "--client-ip-header",
+            "X-Forwarded-For",
+        ])
+        .unwrap();
+        assert_eq!((cli.config.client_max_searches, cli.config.client_search_ms), (2, 15_000));
+        assert_eq!(cli.config.client_ip_header.as_deref(), Some("x-forwarded-for"));
+        for (flag, bad) in [
+            ("--client-max-searches", "-1"),
+            ("--client-search-ms", "ten"),
+            ("--client-window-ms", "999"),
+            ("--client-window-ms", "86400001"),
+            ("--client-ip-header", "x forwarded for"),
+            ("--client-ip-header", ""),
+        ] {
+            assert!(Cli::try_parse_from(["bestmove", flag, bad]).is_err(), "{flag} {bad:?} was accepted");
+        }
+        let error = Cli::try_parse_from(["bestmove", "--client-ip-header", "x forwarded"]).err().unwrap().to_string();
+        assert!(error.contains("not an HTTP header name"), "{error}");
     }
 
     #[test]

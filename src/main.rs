@@ -34,6 +34,10 @@ fn main() -> ExitCode {
     large_allocations_from_the_kernel();
     let cli = Cli::parse();
     let config = cli.config;
+    if let Err(error) = config.check() {
+        eprintln!("bestmove: {error}");
+        return ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         // Searches recurse once per ply: give blocking threads room for the
@@ -112,7 +116,22 @@ async fn serve(config: Config, book: Option<Book>) -> ExitCode {
     };
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
     tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "bestmove listening on http://{local}");
-    match bestmove::server::run(listener, config, book, bestmove::server::shutdown_signal()).await {
+    let metrics = match config.metrics_port {
+        Some(port) => match bind(&config.host, port).await {
+            Ok(listener) => {
+                let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+                tracing::info!(address = %local, "metrics on http://{local}/metrics");
+                Some(listener)
+            }
+            Err(error) => {
+                tracing::error!(%error, host = %config.host, port, "cannot listen for metrics");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let shutdown = bestmove::server::shutdown_signal();
+    match bestmove::server::run_with_metrics(listener, metrics, config, book, shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS

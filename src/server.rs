@@ -90,6 +90,18 @@ pub async fn run(
     book: Option<Book>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    run_with_metrics(listener, None, config, book, shutdown).await
+}
+
+/// [`run`], with `GET /metrics` served on `metrics` instead of `listener`
+/// when it is given (`METRICS_PORT`), until the same shutdown.
+pub async fn run_with_metrics(
+    listener: TcpListener,
+    metrics: Option<TcpListener>,
+    config: Config,
+    book: Option<Book>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let grace = Duration::from_millis(config.shutdown_timeout_ms);
     let max_connections = config.connection_limit().min(Semaphore::MAX_PERMITS);
     let limits = Arc::new(ConnectionLimits {
@@ -106,6 +118,18 @@ pub async fn run(
     });
     state.metrics.connections_max.set(i64::try_from(max_connections).unwrap_or(i64::MAX));
     let (stopping_tx, stopping_rx) = watch::channel(false);
+    let metrics_task = metrics.map(|metrics| {
+        let mut stopping = stopping_rx.clone();
+        let app = api::metrics_router(state.clone());
+        tokio::spawn(async move {
+            let stopped = async move {
+                let _ = stopping.wait_for(|stopping| *stopping).await;
+            };
+            if let Err(error) = axum::serve(metrics, app).with_graceful_shutdown(stopped).await {
+                tracing::error!(%error, "metrics listener failed");
+            }
+        })
+    });
     let mut acceptor = Acceptor {
         app: api::router(state.clone()),
         http: Arc::new(http_builder()),
@@ -125,7 +149,13 @@ pub async fn run(
     let _ = stopping_tx.send(true);
 
     let mut connections = acceptor.connections;
-    let drained = async { while connections.join_next().await.is_some() {} };
+    let metrics_abort = metrics_task.as_ref().map(tokio::task::JoinHandle::abort_handle);
+    let drained = async {
+        while connections.join_next().await.is_some() {}
+        if let Some(task) = metrics_task {
+            let _ = task.await;
+        }
+    };
     if tokio::time::timeout(grace, drained).await.is_err() {
         tracing::warn!(
             grace_ms = grace.as_millis() as u64,
@@ -133,6 +163,9 @@ pub async fn run(
         );
     }
     // Dropping the set closes whatever connections are left.
+    if let Some(metrics) = metrics_abort {
+        metrics.abort();
+    }
     Ok(())
 }
 
@@ -321,12 +354,17 @@ impl Connection {
     /// Serves requests until the client leaves, a timeout closes the
     /// connection, or shutdown finds it idle.
     async fn serve(mut self, stream: TcpStream) {
+        // The client's address, for the per-client limits.
+        let peer = stream.peer_addr().ok().map(axum::extract::ConnectInfo);
         let watchdog = Arc::new(Watchdog::new());
         let io = TokioIo::new(Watched { stream, watchdog: watchdog.clone() });
         let service = {
             let watchdog = watchdog.clone();
             let app = TowerToHyperService::new(self.app.clone());
-            hyper::service::service_fn(move |request: Request<Incoming>| {
+            hyper::service::service_fn(move |mut request: Request<Incoming>| {
+                if let Some(peer) = peer {
+                    request.extensions_mut().insert(peer);
+                }
                 let in_flight = watchdog.begin_request(request.version());
                 let response = hyper::service::Service::call(&app, request);
                 async move {

@@ -36,6 +36,19 @@ pub enum ApiError {
     NotFound(String),
     /// 405: the route exists, but not for this method (named here).
     MethodNotAllowed(String),
+    /// 429: this client is over one of its per-client limits
+    /// (`CLIENT_MAX_SEARCHES`, `CLIENT_SEARCH_MS`); `Retry-After` says when
+    /// to try again.
+    TooManyRequests {
+        /// The limit it is over.
+        limit: super::fairness::ClientLimit,
+        /// That limit's setting: searches, or milliseconds per window.
+        limit_value: u64,
+        /// `CLIENT_WINDOW_MS`.
+        window_ms: u64,
+        /// Seconds until the client may try again.
+        retry_after_s: u64,
+    },
     /// 503: every search slot is busy and the queue is full.
     Overloaded,
     /// 503: the request took longer than the configured timeout.
@@ -63,6 +76,7 @@ impl ApiError {
             ApiError::BodyTimeout { .. } => StatusCode::REQUEST_TIMEOUT,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Overloaded | ApiError::Timeout { .. } => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -78,6 +92,8 @@ impl ApiError {
             ApiError::BodyTimeout { .. } => "body_timeout",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
+            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::Searches, .. } => "too_many_searches",
+            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::SearchTime, .. } => "search_time_exceeded",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout { .. } => "timeout",
             ApiError::Internal(_) => "internal",
@@ -105,6 +121,14 @@ impl ApiError {
             }
             ApiError::MethodNotAllowed(method) => {
                 format!("this route does not answer {method}: the Allow header lists the methods it does")
+            }
+            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::Searches, limit_value, .. } => format!(
+                "this client already has as many searches in flight as allowed ({limit_value}): retry when one has ended"
+            ),
+            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::SearchTime, limit_value, window_ms, retry_after_s } => {
+                format!(
+                    "this client has used its {limit_value} ms of search time per {window_ms} ms: retry in {retry_after_s} s"
+                )
             }
             ApiError::Overloaded => "every search slot is busy and the queue is full: retry in a moment".into(),
             ApiError::Timeout { limit_ms } => format!("the request took longer than {limit_ms} ms and was abandoned"),
@@ -151,6 +175,9 @@ impl IntoResponse for ApiError {
         let mut response = (status, axum::Json(body)).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        if let ApiError::TooManyRequests { retry_after_s, .. } = &self {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(*retry_after_s));
         }
         if status == StatusCode::REQUEST_TIMEOUT {
             // The rest of the body may still be on its way: this connection

@@ -41,6 +41,13 @@ pub struct TimeoutLabels {
     pub timeout: &'static str,
 }
 
+/// Labels of a request refused for its client's limits.
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct RefusalLabels {
+    /// `searches` (`CLIENT_MAX_SEARCHES`) or `search_time` (`CLIENT_SEARCH_MS`).
+    pub limit: &'static str,
+}
+
 /// The routes the service serves, as metric labels.
 const ROUTES: [&str; 7] = ["/", "/assets/{name}", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"];
 
@@ -73,6 +80,9 @@ pub struct Metrics {
     pub searches_in_flight: Gauge,
     /// Requests turned away with 503 because every slot and the queue were full.
     pub shed: Counter,
+    /// Requests turned away with 429 because their client was over a
+    /// per-client limit, by limit.
+    pub client_refusals: Family<RefusalLabels, Counter>,
     /// Client connections open now.
     pub connections_open: Gauge,
     /// The most client connections allowed open at once.
@@ -106,6 +116,13 @@ impl Metrics {
             "Requests answered 503 because the service was at its search limit",
             shed.clone(),
         );
+        let client_refusals = Family::<RefusalLabels, Counter>::default();
+        registry.register(
+            "client_refusals",
+            "Requests answered 429 because their client was over CLIENT_MAX_SEARCHES (searches) or \
+             CLIENT_SEARCH_MS (search_time)",
+            client_refusals.clone(),
+        );
         let connections_open = Gauge::default();
         let connections_max = Gauge::default();
         let timeouts = Family::<TimeoutLabels, Counter>::default();
@@ -135,6 +152,7 @@ impl Metrics {
             nodes,
             searches_in_flight,
             shed,
+            client_refusals,
             connections_open,
             connections_max,
             header_read_timeouts,

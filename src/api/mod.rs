@@ -7,12 +7,14 @@
 mod answer;
 mod bounded;
 mod error;
+mod fairness;
 mod metrics;
 mod request;
 mod stream;
 
 pub use answer::{Answer, IterationReport, MoveReport, ProgressReport};
 pub use error::ApiError;
+pub use fairness::ClientLimit;
 pub use metrics::Metrics;
 pub use request::SearchRequest;
 
@@ -90,6 +92,8 @@ pub struct AppState {
     /// The Connect Four opening book, read once at startup.
     book: Option<Book>,
     ready: AtomicBool,
+    /// The per-client limits and every client's use of them.
+    fairness: Arc<fairness::Fairness>,
     /// The service's metrics.
     pub metrics: Metrics,
 }
@@ -114,6 +118,7 @@ impl AppState {
             admitted: AtomicUsize::new(0),
             tables: answer::TablePool::new(config.tt_mib << 20, config.search_slots()),
             ready: AtomicBool::new(true),
+            fairness: Arc::new(fairness::Fairness::new(&config)),
             metrics: Metrics::new(),
             config,
         }
@@ -164,16 +169,27 @@ pub fn app(config: Config) -> Router {
 /// The service over shared state (which the caller keeps, to drain it on
 /// shutdown).
 pub fn router(state: Arc<AppState>) -> Router {
-    let routes = Router::new()
+    let mut routes = Router::new()
         .route("/", get(index))
         .route("/assets/{name}", get(page_asset))
-        .route("/best-move", post(best_move))
+        .route(
+            "/best-move",
+            post(best_move).route_layer(middleware::from_fn_with_state(state.clone(), fairness::limit)),
+        )
         .route("/healthz", get(healthz))
         .route("/readyz", get(readyz))
-        .route("/openapi.yaml", get(openapi))
-        .route("/metrics", get(metrics_text))
-        .fallback(not_found);
-    with_layers(routes, state)
+        .route("/openapi.yaml", get(openapi));
+    // With a metrics port of their own, metrics are not on this one.
+    if state.config.metrics_port.is_none() {
+        routes = routes.route("/metrics", get(metrics_text));
+    }
+    with_layers(routes.fallback(not_found), state)
+}
+
+/// `GET /metrics` alone, for the port `METRICS_PORT` names; any other path
+/// is a JSON 404.
+pub fn metrics_router(state: Arc<AppState>) -> Router {
+    Router::new().route("/metrics", get(metrics_text)).fallback(not_found).with_state(state)
 }
 
 /// The middleware around every route. From the outside in: `observe` (so

@@ -693,6 +693,8 @@ fn config_for(overrides: Option<&Value>) -> bestmove::config::Config {
             "body_read_timeout_ms" => config.body_read_timeout_ms = number,
             "max_concurrent_searches" => config.max_concurrent_searches = Some(number as usize),
             "search_queue" => config.search_queue = number as usize,
+            "client_max_searches" => config.client_max_searches = number as usize,
+            "client_search_ms" => config.client_search_ms = number,
             other => panic!("an x-request config names an unknown setting {other}"),
         }
     }
@@ -748,11 +750,14 @@ async fn send_example_request(request: &Value) -> Vec<TestResponse> {
     let path = request["path"].as_str().expect("x-request path").to_owned();
     let body = request.get("body").and_then(Value::as_str).map(expand_body).unwrap_or_default();
     let content_type = request.get("content_type").and_then(Value::as_str).map(str::to_owned);
-    let copies = request.get("concurrent").and_then(Value::as_u64).unwrap_or(1);
+    // `concurrent: N`: N copies at once; `sequential: N`: one after another.
+    let sequential = request.get("sequential").and_then(Value::as_u64);
+    let copies = sequential.or_else(|| request.get("concurrent").and_then(Value::as_u64)).unwrap_or(1);
     // `stalled_body: N`: the body is declared N bytes longer than what is
     // sent, and the rest never comes.
     let stalled = request.get("stalled_body").and_then(Value::as_u64);
     let mut tasks = Vec::new();
+    let mut responses = Vec::new();
     for _ in 0..copies {
         let mut builder = Request::builder().method(method.clone()).uri(path.as_str());
         if let Some(content_type) = &content_type {
@@ -766,15 +771,19 @@ async fn send_example_request(request: &Value) -> Vec<TestResponse> {
             None => builder.body(Body::from(body.clone())).expect("a valid request"),
         };
         let app = app.clone();
-        tasks.push(tokio::spawn(async move {
+        let task = tokio::spawn(async move {
             let response = app.oneshot(request).await.expect("the router is infallible");
             let status = response.status();
             let headers = response.headers().clone();
             let body = response.into_body().collect().await.expect("a readable body").to_bytes().to_vec();
             TestResponse { status, headers, body }
-        }));
+        });
+        if sequential.is_some() {
+            responses.push(task.await.expect("the request task finished"));
+        } else {
+            tasks.push(task);
+        }
     }
-    let mut responses = Vec::new();
     for task in tasks {
         responses.push(task.await.expect("the request task finished"));
     }

@@ -7,6 +7,7 @@ mod best_move;
 mod compare;
 mod connect4;
 mod contract;
+mod fairness;
 mod helpers;
 mod levels;
 mod limits;

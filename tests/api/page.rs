@@ -130,23 +130,35 @@ async fn the_markup_has_nothing_the_policy_would_block() {
     }
 }
 
-/// The paths the shipped Ingress routes to the service.
-fn ingress_paths() -> Vec<String> {
-    let ingress =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/kubernetes/ingress.yaml")).unwrap();
-    ingress.lines().filter_map(|l| l.trim().strip_prefix("- path: ")).map(|p| p.trim().to_owned()).collect()
+/// The paths each shipped way in routes to the service: the Gateway API
+/// routes (`value: /path`) and the Ingress (`- path: /path`).
+fn routed_paths() -> Vec<(&'static str, Vec<String>)> {
+    let edge = |file: &str, prefix: &str| {
+        let path = format!("{}/deploy/kubernetes/edge/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let prefix = prefix.to_owned();
+        text.lines().filter_map(|l| l.trim().strip_prefix(prefix.as_str()).map(|p| p.trim().to_owned())).collect()
+    };
+    vec![
+        ("the HTTPRoute", edge("gateway-api/httproute.yaml", "value: ")),
+        ("the Ingress", edge("ingress-nginx/ingress.yaml", "- path: ")),
+    ]
 }
 
 #[tokio::test]
 async fn the_page_links_only_what_a_visitor_can_open() {
     let html = get("/").await.text();
-    let routed = ingress_paths();
-    assert!(routed.iter().any(|p| p == "/healthz"), "{routed:?}");
+    let edges = routed_paths();
+    for (edge, routed) in &edges {
+        assert!(routed.iter().any(|p| p == "/healthz"), "{edge}: {routed:?}");
+    }
     for (at, _) in html.match_indices("<a href=\"") {
         let rest = &html[at + 9..];
         let link = &rest[..rest.find('"').unwrap()];
         if link.starts_with('/') {
-            assert!(routed.iter().any(|p| p == link), "the page links {link}, which the Ingress does not route");
+            for (edge, routed) in &edges {
+                assert!(routed.iter().any(|p| p == link), "the page links {link}, which {edge} does not route");
+            }
             assert_eq!(get(link).await.status, StatusCode::OK, "{link}");
         }
     }
