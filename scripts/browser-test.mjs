@@ -184,7 +184,7 @@ async function connectFour(page) {
   const updates = Number(await page.$eval('#progress', (p) => p.dataset.updates));
   check('progress display updated at least twice during one search', duringSearch >= 2 && snaps.length >= 1,
     `${duringSearch} of ${updates} progress events shown before the answer; seen: ${snaps.slice(0, 4).join(' / ')}${snaps.length > 4 ? ' / …' : ''}`);
-  // The deepening the events report is short; the columns are scored after it, silently, until the answer.
+  // The deepening the events report is short; the columns are scored after it, each reported as it settles.
   const { phases } = await page.evaluate(() => window.__progress);
   check('the progress display shows the column scoring after the deepening', phases.includes('scoring') &&
     phases.indexOf('scoring') > phases.indexOf('deepening') && phases[phases.length - 1] === 'done', phases.join(' > '));

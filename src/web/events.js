@@ -68,12 +68,14 @@ export class EventStreamParser {
   }
 }
 
-/** What one event of a search's stream means: a progress report, the result, or nothing. */
+/** What one event of a search's stream means: a progress report (an iteration of the
+ *  engine, or `{ scored }`: a column whose score was just settled), the result, or nothing. */
 export function readEvent(ev, status) {
   let payload = null;
   try { payload = JSON.parse(ev.data); } catch (_) { payload = null; }
   if (!payload || typeof payload !== 'object') return null;
   if (ev.event === 'progress') return { progress: payload };
+  if (ev.event === 'move') return { progress: { scored: payload } };
   if (ev.event === 'answer' && !payload.error) return { outcome: { ok: true, data: payload } };
   if (ev.event === 'error' && payload.error) {
     return { outcome: { ok: false, kind: 'service', status, error: payload.error, message: payload.error.message } };

@@ -67,6 +67,11 @@ export class ProgressPanel {
   /** One progress event. */
   update(p) {
     if (this.root.dataset.state !== 'running') return;
+    if (p.scored) {
+      // A column's score settled: the engine is scoring the columns.
+      this.phase('scoring');
+      return;
+    }
     this.show(p);
     this.root.dataset.updates = String(Number(this.root.dataset.updates) + 1);
     if (p.exact) {

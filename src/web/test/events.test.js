@@ -66,8 +66,10 @@ test('an event not ended by a blank line is dropped at the end of the stream', (
   assert.deepEqual(all(['data: 1\n\ndata: 2\n']), [{ event: 'message', data: '1' }]);
 });
 
-test('the events of a search stream: progress, answer, error', () => {
+test('the events of a search stream: progress, a settled column, answer, error', () => {
   assert.deepEqual(readEvent({ event: 'progress', data: '{"depth":3}' }, 200), { progress: { depth: 3 } });
+  assert.deepEqual(readEvent({ event: 'move', data: '{"move":3,"score":1}' }, 200),
+    { progress: { scored: { move: 3, score: 1 } } });
   assert.deepEqual(readEvent({ event: 'answer', data: '{"best_move":2}' }, 200), { outcome: { ok: true, data: { best_move: 2 } } });
   const error = { code: 'timeout', message: 'too slow' };
   assert.deepEqual(readEvent({ event: 'error', data: JSON.stringify({ error }) }, 200),
