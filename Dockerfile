@@ -14,14 +14,15 @@ WORKDIR /build
 
 # Dependencies first, in their own layer: this is only rebuilt when Cargo.toml
 # or Cargo.lock change, not on every source edit. Cargo needs every target the
-# manifest declares to exist, so the lib, the binary and the `search` bench
-# get empty stand-ins.
+# manifest declares to exist, so the lib, the binary, the `search` bench and
+# the `levels` example get empty stand-ins.
 COPY Cargo.toml Cargo.lock ./
 COPY .cargo ./.cargo
-RUN mkdir -p src benches \
+RUN mkdir -p src benches examples \
  && echo 'fn main() {}' > src/main.rs \
  && : > src/lib.rs \
  && echo 'fn main() {}' > benches/search.rs \
+ && echo 'fn main() {}' > examples/levels.rs \
  && cargo build --release --locked --bin bestmove \
  && rm -f target/release/bestmove target/release/deps/bestmove-* \
           target/release/deps/libbestmove-*
