@@ -7,7 +7,9 @@ use bestmove::games::othello::{
     move_name, parse_square, Endgame, ErrorKind, Othello, OthelloError, Position, Status, PASS,
 };
 use bestmove::games::tictactoe::Player;
-use bestmove::search::{alpha_beta, engine, engine_with_oracle, minimax, EngineOptions, Game, Limits, Score, Table};
+use bestmove::search::{
+    alpha_beta, engine, engine_with_oracle, minimax, EngineOptions, Game, Limits, Progress, Score, Table,
+};
 
 /// Leaves `depth` plies below `position`, a pass counting as a ply and a
 /// finished game as one leaf where it ends.
@@ -218,6 +220,44 @@ fn at_a_fixed_depth_the_engine_scores_as_minimax_does_in_the_midgame() {
         let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
         let expected: Vec<_> = reference.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
         assert_eq!(scores, expected, "{moves} at depth {depth}");
+    }
+}
+
+#[test]
+fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration_for_every_move() {
+    let mut rng = fastrand::Rng::with_seed(37);
+    let mut table = Table::with_bytes(16 << 20);
+    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+    let mut checked = 0;
+    while checked < 6 {
+        let empties = 40 + rng.u32(..12);
+        let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
+        let budget = 20_000 + 10_000 * checked;
+        let limits = Limits { node_budget: Some(budget), ..Limits::default() };
+        let mut seen = Vec::new();
+        let cut = engine(&root, limits, &mut table, options, &mut |p| {
+            if let Progress::Iteration(it) = p {
+                seen.push((it.depth, it.nodes));
+            }
+        })
+        .unwrap();
+        assert!(!cut.exact, "{moves}");
+        // The soft limit: no iteration starts once half the budget is spent.
+        for pair in seen.windows(2) {
+            assert!(pair[0].1 < budget / 2, "{moves}: {seen:?} with a budget of {budget}");
+        }
+        assert_eq!(cut.depth, seen.last().unwrap().0, "{moves}");
+        assert_eq!(cut.iterations as usize, seen.len(), "{moves}");
+        // Every root move has its score at that depth, as a search to that
+        // fixed depth gives it.
+        let limits = Limits { max_depth: Some(cut.depth), ..Limits::default() };
+        let fixed = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+        assert_eq!(cut.score, fixed.score, "{moves}");
+        assert_eq!(cut.root_moves, fixed.root_moves, "{moves}");
+        assert!(cut.root_moves.iter().all(|m| m.score.is_some() && m.depth == Some(cut.depth)), "{moves}");
+        let best = cut.root_moves.iter().filter_map(|m| m.score).max();
+        assert_eq!(cut.root_moves.iter().find(|m| m.score == best).map(|m| m.mv), cut.best_move, "{moves}");
+        checked += 1;
     }
 }
 

@@ -4,6 +4,25 @@
 use super::*;
 
 impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    /// The line of an iteration just finished at `limit` with `score`, and
+    /// `complete` when no line of it was cut.
+    pub(super) fn iteration_line(&mut self, root: &G, score: S, limit: u32, complete: bool) -> Vec<G::Move> {
+        // An exact result gives the first best line, as minimax does; a
+        // cut one leads with the move the search found good enough.
+        let first = if complete { None } else { self.proven_best };
+        // A complete iteration's score holds at every greater depth, but a
+        // move its search pruned may keep that score only at the
+        // iteration's own depth: the line is walked at the depth asked (to
+        // the end when none was), as minimax would choose there.
+        let walk = if complete { self.target } else { limit };
+        match &self.lines {
+            // The search's own line: the first best line in its order of
+            // moves (the game's, unless its hints reorder them).
+            Some(lines) => lines.root(),
+            None => self.line(root, score, walk, first),
+        }
+    }
+
     /// The principal variation of a position whose score at `limit` is
     /// `score`: at each step, the first move in the game's order that keeps
     /// the score, proved by one null-window test per move tried; at the

@@ -24,10 +24,13 @@
 //!   by asking "is it at least `s`?" for scores `s` that halve the range of
 //!   possible scores (value, and ply of the end), each question a search
 //!   with an empty window that prunes far more than a full one.
-//! - **Principal variation search**, when the outcomes are too many to
-//!   bisect (Othello's disc differences): every move after the first is
-//!   first asked with an empty window whether it beats the best so far,
-//!   and searched again with the full window only when it does.
+//! - **The heuristic driver**, when the outcomes are too many to bisect
+//!   (Othello's disc differences): principal variation search (every move
+//!   after the first is first asked with an empty window whether it beats
+//!   the best so far, and searched again with the full window only when it
+//!   does), each iteration within an aspiration window around the last
+//!   one's evaluation, a soft time limit past which no iteration starts,
+//!   and every root move's score at the depth reached.
 //! - **Every root move scored** ([`EngineOptions::score_root_moves`]): each
 //!   move's own exact score, by the same bisection, sharing the table.
 //!
@@ -35,8 +38,10 @@
 //! buffers and the order moves are tried in; `budget.rs` what stops a
 //! search (time, positions, allowances, cancellation); `solver.rs` the
 //! solver's root (every move's exact score, the oracle's known score, what
-//! a budget cut leaves); `line.rs` the line of best play; this file the
-//! driver that runs them (deepening, bisection, the time shares).
+//! a budget cut leaves); `heuristic.rs` the heuristic driver (aspiration
+//! windows, the soft and hard time limits); `line.rs` the line of best
+//! play; this file the shared state and the solver's driver (deepening,
+//! bisection, the time shares).
 //!
 //! At a fixed depth limit the engine's score equals [`super::minimax`]'s
 //! with the same evaluation: every pruning rule is exact at the depth it is
@@ -51,6 +56,7 @@ use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
 use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, Score, Tactics};
 
 mod budget;
+mod heuristic;
 mod line;
 mod node;
 mod picker;
@@ -339,6 +345,10 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             result.elapsed = started.elapsed();
             return Ok(result);
         }
+        if self.scout {
+            // Outcomes too many to bisect: the heuristic driver.
+            return self.run_heuristic(root, options, result, started, progress);
+        }
         let target = self.target;
         let deadline = self.deadline;
         let mut scoring = None;
@@ -394,39 +404,12 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let Some((score, complete)) = self.iteration(root, limit, guess) else {
                 break;
             };
-            // An exact result gives the first best line, as minimax does; a
-            // cut one leads with the move the search found good enough.
-            let first = if complete { None } else { self.proven_best };
-            // A complete iteration's score holds at every greater depth,
-            // but a move its search pruned may keep that score only at the
-            // iteration's own depth: the line is walked at the depth asked
-            // (to the end when none was), as minimax would choose there.
-            let walk = if complete { target } else { limit };
-            let line = match &self.lines {
-                // The search's own line: the first best line in its order
-                // of moves (the game's, unless its hints reorder them).
-                Some(lines) => lines.root(),
-                None => self.line(root, score, walk, first),
-            };
+            let line = self.iteration_line(root, score, limit, complete);
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
-            result.iterations += 1;
-            result.depth = limit;
-            result.score = score.score();
-            result.exact = complete;
-            result.best_move = line.first().copied().or(self.root_best);
-            result.principal_variation = line;
+            self.record(&mut result, limit, score, complete, line, started, progress);
             guess = Some(score);
-            progress(&Progress::Iteration(Iteration {
-                depth: limit,
-                best_move: result.best_move,
-                score: result.score,
-                exact: complete,
-                principal_variation: &result.principal_variation,
-                nodes: self.nodes,
-                elapsed: started.elapsed(),
-            }));
             if let Some(scoring) = scoring.as_mut().filter(|_| target == u32::MAX && self.stop == Stop::Running) {
                 // Searched to the end, the moves are scored at this depth as
                 // well, for an answer the budget cuts before they are solved.
@@ -449,6 +432,36 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.settle(root, target, moves, &mut result);
         }
         self.finish(result, started)
+    }
+
+    /// A finished iteration at `limit` becomes the answer so far, and
+    /// `progress` hears of it.
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &mut self,
+        result: &mut EngineResult<G::Move>,
+        limit: u32,
+        score: S,
+        complete: bool,
+        line: Vec<G::Move>,
+        started: Instant,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+    ) {
+        result.iterations += 1;
+        result.depth = limit;
+        result.score = score.score();
+        result.exact = complete;
+        result.best_move = line.first().copied().or(self.root_best);
+        result.principal_variation = line;
+        progress(&Progress::Iteration(Iteration {
+            depth: limit,
+            best_move: result.best_move,
+            score: result.score,
+            exact: complete,
+            principal_variation: &result.principal_variation,
+            nodes: self.nodes,
+            elapsed: started.elapsed(),
+        }));
     }
 
     /// The result with the engine's counts, unless the search was cancelled.

@@ -1,0 +1,179 @@
+//! The heuristic driver, for games whose outcomes are too many to bisect
+//! (Othello's disc differences): iterative deepening over the evaluation,
+//! each iteration searched within an aspiration window around the last
+//! one's score, with principal variation search below the root (in
+//! `node.rs`); a time policy with a soft limit, past which no new
+//! iteration starts, and a hard one, the deadline, which abandons the
+//! iteration under way; and, when every root move is to be scored, each
+//! move's own score at every depth reached.
+//!
+//! The answer is the deepest finished iteration's: exact when no line of
+//! it was cut (the oracle, an endgame solver, settles lines near the end),
+//! its evaluation at that depth otherwise.
+
+use super::*;
+use crate::search::MAX_EVALUATION;
+
+/// The half-width of the first aspiration window around the last
+/// iteration's evaluation, in the game's points; it grows fourfold each
+/// time a search falls outside it.
+const ASPIRATION: i32 = 64;
+/// A new iteration starts only while less than this share of the budget
+/// (`numerator / denominator`, in time, and in positions when the budget
+/// is counted in positions) is spent: an iteration takes several times as
+/// long as the one before, so one begun later would mostly be abandoned at
+/// the deadline, its work lost.
+const SOFT_SHARE: (u32, u32) = (1, 2);
+
+impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+    /// Runs the heuristic driver on `root`, a position that is not over,
+    /// into `result`.
+    pub(super) fn run_heuristic(
+        mut self,
+        root: &G,
+        options: EngineOptions,
+        mut result: EngineResult<G::Move>,
+        started: Instant,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+    ) -> Result<EngineResult<G::Move>, Cancelled> {
+        let target = self.target;
+        let soft = self.deadline.map(|d| started + d.saturating_duration_since(started) * SOFT_SHARE.0 / SOFT_SHARE.1);
+        let soft_nodes = match self.node_budget {
+            u64::MAX => u64::MAX,
+            budget => budget / u64::from(SOFT_SHARE.1) * u64::from(SOFT_SHARE.0),
+        };
+        let root_moves: Vec<G::Move> = if options.score_root_moves { root.moves().collect() } else { Vec::new() };
+        let children: Vec<G> = root_moves.iter().map(|&mv| root.play(mv)).collect();
+        self.nodes += children.len() as u64;
+        // Each root move's score at the last finished iteration: the centre
+        // of its next aspiration window.
+        let mut last: Vec<Option<S>> = vec![None; root_moves.len()];
+        if self.table.is_none() && root_moves.is_empty() {
+            let plies = root.max_plies_hint().min(target as usize);
+            self.lines = Some(Lines::new(plies, root.moves().next()));
+        }
+        let anytime = self.deadline.is_some() || self.node_budget != u64::MAX;
+        let mut depth = if self.table.is_none() && !anytime { target } else { 1 };
+        let mut guess = None;
+        loop {
+            let limit = depth.min(target);
+            self.deadline_active = result.iterations > 0;
+            self.limit = limit;
+            let cuts = self.cuts;
+            self.root_best = None;
+            self.proven_best = None;
+            let mut scored = Vec::with_capacity(root_moves.len());
+            let score = if root_moves.is_empty() {
+                self.aspirate(guess, |engine, alpha, beta| {
+                    let r = engine.node(root, 0, alpha, beta);
+                    // A search that failed low proves nothing of its moves.
+                    if r > alpha {
+                        engine.proven_best = engine.root_best;
+                    }
+                    r
+                })
+            } else {
+                let mut best = -S::INFINITY;
+                for (i, child) in children.iter().enumerate() {
+                    let cuts = self.cuts;
+                    let score = match child.outcome() {
+                        Some(value) => -S::new(value, 1),
+                        None if limit <= 1 => {
+                            self.cuts += 1;
+                            -cut_score::<G, S>(child, 1)
+                        }
+                        None => self.aspirate(last[i], |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha)),
+                    };
+                    if self.stop != Stop::Running {
+                        break;
+                    }
+                    scored.push((score, self.cuts == cuts));
+                    if score > best {
+                        best = score;
+                        self.proven_best = Some(root_moves[i]);
+                    }
+                }
+                self.root_best = self.proven_best;
+                best
+            };
+            if self.stop == Stop::Cancelled {
+                return Err(Cancelled);
+            }
+            if self.stop != Stop::Running {
+                // Abandoned at the deadline: the last finished iteration
+                // stands.
+                break;
+            }
+            let complete = self.cuts == cuts;
+            let line = self.iteration_line(root, score, limit, complete);
+            if self.stop == Stop::Cancelled {
+                return Err(Cancelled);
+            }
+            self.record(&mut result, limit, score, complete, line, started, progress);
+            if !root_moves.is_empty() {
+                result.root_moves = root_moves
+                    .iter()
+                    .zip(&scored)
+                    .map(|(&mv, &(score, exact))| EngineMove {
+                        mv,
+                        score: Some(score.score()),
+                        exact,
+                        depth: (!exact).then_some(limit),
+                    })
+                    .collect();
+                last = scored.iter().map(|&(score, _)| Some(score)).collect();
+            }
+            guess = Some(score);
+            let soft_passed = soft.is_some_and(|soft| Instant::now() >= soft) || self.nodes >= soft_nodes;
+            if complete || limit == target || self.stop != Stop::Running || soft_passed {
+                break;
+            }
+            depth += 1;
+        }
+        self.finish(result, started)
+    }
+
+    /// The score found by `search(alpha, beta)` (fail-soft) within an
+    /// aspiration window around `guess`, widened until the score falls
+    /// inside it. With no guess, or a guess that is not an evaluation (a
+    /// forced result, which a deeper search keeps or betters), the window
+    /// is the full one.
+    pub(super) fn aspirate(&mut self, guess: Option<S>, mut search: impl FnMut(&mut Self, S, S) -> S) -> S {
+        let Some(centre) = guess.filter(|g| g.parts().0 == 0).map(|g| g.band()) else {
+            return search(self, -S::INFINITY, S::INFINITY);
+        };
+        let mut width = ASPIRATION;
+        let (mut alpha, mut beta) = (lower(centre, width), upper(centre, width));
+        loop {
+            let r = search(self, alpha, beta);
+            if self.stop != Stop::Running {
+                return r;
+            }
+            width = width.saturating_mul(4);
+            if r <= alpha {
+                alpha = if r.parts().0 == 0 { lower(r.band(), width) } else { -S::INFINITY };
+            } else if r >= beta {
+                beta = if r.parts().0 == 0 { upper(r.band(), width) } else { S::INFINITY };
+            } else {
+                return r;
+            }
+        }
+    }
+}
+
+/// The bound `width` points below the evaluation `centre`: past the least
+/// evaluation, every score (losses included) is above it.
+fn lower<S: Packed>(centre: i32, width: i32) -> S {
+    match centre.checked_sub(width) {
+        Some(bound) if bound > -MAX_EVALUATION => S::evaluation(bound),
+        _ => -S::INFINITY,
+    }
+}
+
+/// The bound `width` points above the evaluation `centre`.
+fn upper<S: Packed>(centre: i32, width: i32) -> S {
+    match centre.checked_add(width) {
+        Some(bound) if bound < MAX_EVALUATION => S::evaluation(bound),
+        _ => S::INFINITY,
+    }
+}
