@@ -261,6 +261,46 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
     }
 }
 
+/// FFO #1 to #19 (14 to 16 empty squares), the first part of the FFO
+/// endgame suite: each solved exactly, and the move played is one the
+/// suite gives the best score.
+#[test]
+fn the_ffo_endgames_1_to_19_are_solved_exactly() {
+    let data = include_str!("data/fforum-1-19.obf");
+    let mut table = Table::with_bytes(64 << 20);
+    let oracle = Endgame::default();
+    let mut solved = 0;
+    for (i, line) in data.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        let number = i + 1;
+        let position = Position::from_obf(line).unwrap_or_else(|e| panic!("#{number}: {e}"));
+        let scores: Vec<(u8, i64)> = line
+            .split(';')
+            .skip(1)
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(|a| {
+                let (name, score) = a.split_once(':').expect("move:score");
+                (parse_square(name).expect("a square"), score.trim_start_matches('+').parse().expect("a score"))
+            })
+            .collect();
+        let best = scores[0].1;
+        let root = position.game();
+        let found =
+            engine_with_oracle(&root, &oracle, Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})
+                .unwrap();
+        assert!(found.exact, "#{number}");
+        assert_eq!(found.score.value(), best, "#{number}");
+        let played = found.best_move.expect("a move");
+        assert!(
+            scores.iter().any(|&(mv, score)| mv == played && score == best),
+            "#{number}: {} is not a best move",
+            move_name(played)
+        );
+        solved += 1;
+    }
+    assert_eq!(solved, 19);
+}
+
 #[test]
 fn a_side_with_no_move_passes_and_the_engine_plays_the_pass() {
     // The first pass of the fixtures: the moves before it, passes left out.
