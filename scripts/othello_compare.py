@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""bestmove's Othello endgame solver and play against Zebra, side by side.
+
+Zebra (Gunnar Andersson's engine, GPL-2) runs as an outside program only,
+through ../shared/tools/zebra/zebra.py; none of its code or coefficients
+is part of bestmove.
+
+  othello_compare.py endgames --bin EXAMPLE --ffo FILE [--first 40 --last 49]
+                              [--random N --seed S]
+      Solves FFO positions and N positions of 20 to 23 empties from seeded
+      random games exactly with both programs, one position at a time,
+      alternating (Zebra first, then bestmove), one thread each. Every
+      score must agree. Times: bestmove's engine time as
+      examples/othello_ffo prints it; Zebra's wall time around scrzebra,
+      less its start-up (the fastest of three solves of a one-empty
+      position). Prints a table and the ratio bestmove / Zebra.
+
+  othello_compare.py play --url URL [--games 10 --depth 6 --exact 16
+                          --openings 4 --seed S]
+      Plays games between bestmove (POST URL/best-move with its default
+      budget) and Zebra (midgame depth D, exact from E empties), each
+      colour in half of the games, from openings of a few seeded random
+      moves. Prints each game and the points (a win 1, a draw 1/2) and the
+      total disc difference.
+
+Exit status: 1 when a score disagrees (endgames), 2 on bad use.
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ZEBRA_TOOLS = os.environ.get("ZEBRA_TOOLS", os.path.join(HERE, "..", "..", "shared", "tools", "zebra"))
+sys.path.insert(0, ZEBRA_TOOLS)
+import othello as oth  # noqa: E402  (the slow reference rules beside zebra.py)
+import zebra  # noqa: E402
+
+
+def random_position(rng, empties):
+    """A position `empties` empty squares from the end of a seeded random
+    game whose side to move has a legal move, or None if the game ended."""
+    cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
+    while oth.empties(cells) > empties:
+        moves = oth.legal_moves(cells, side)
+        if not moves:
+            if not oth.legal_moves(cells, oth.opp(side)):
+                return None
+            side = oth.opp(side)
+            continue
+        cells, side = oth.play(cells, side, rng.choice(moves))
+    if not oth.legal_moves(cells, side):
+        if not oth.legal_moves(cells, oth.opp(side)):
+            return None
+        side = oth.opp(side)
+    return cells, side
+
+
+def bestmove_solve(binary, cells, side):
+    """(score, best move, positions, seconds) from examples/othello_ffo."""
+    with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as f:
+        f.write(oth.to_str(cells, side) + ";\n")
+        path = f.name
+    try:
+        p = subprocess.run([binary, path, "--table-mb", "256"], capture_output=True, text=True)
+    finally:
+        os.unlink(path)
+    if p.returncode not in (0, 1):
+        raise RuntimeError("othello_ffo failed: " + p.stderr[-500:])
+    row = next(l for l in p.stdout.splitlines() if l.split() and l.split()[0].isdigit()).split()
+    # "#", empties, move, score, expected, nodes, seconds
+    return int(row[3]), row[2], int(row[5]), float(row[6])
+
+
+def zebra_overhead():
+    """Zebra's start-up: the fastest of three solves of a one-empty position."""
+    cells, side = oth.parse("X" * 62 + "O-" + " X")
+    return min(zebra.solve([(cells, side)])[0][1] for _ in range(3))
+
+
+def endgames(args):
+    cases = []
+    with open(args.ffo) as f:
+        first = int(os.path.basename(args.ffo).split("-")[1])
+        lines = [l for l in f if l.strip() and not l.startswith("%")]
+    for number, line in enumerate(lines, start=first):
+        if args.first <= number <= args.last:
+            cells, side = oth.parse(line.split(";")[0])
+            cases.append(("FFO #%d" % number, cells, side))
+    rng = random.Random(args.seed)
+    while sum(1 for c in cases if c[0].startswith("random")) < args.random:
+        empties = rng.randint(20, 23)
+        position = random_position(rng, empties)
+        if position:
+            cases.append(("random %d" % (len(cases) + 1), position[0], position[1]))
+    overhead = zebra_overhead()
+    print("Zebra start-up per run, subtracted: %.3f s" % overhead)
+    print()
+    print("| Position | Empties | Score | bestmove (s) | bestmove positions | Zebra (s) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    totals = {"bestmove": 0.0, "zebra": 0.0, "ffo_b": 0.0, "ffo_z": 0.0}
+    wrong = 0
+    for name, cells, side in cases:
+        (z_score, z_wall), = zebra.solve([(cells, side)])
+        z_time = max(0.0, z_wall - overhead)
+        b_score, b_move, b_nodes, b_time = bestmove_solve(args.bin, cells, side)
+        mark = "" if b_score == z_score else " **disagree: Zebra %+d**" % z_score
+        wrong += b_score != z_score
+        print("| %s | %d | %+d%s | %.3f | %s | %.3f |" % (name, oth.empties(cells), b_score, mark, b_time,
+                                                        format(b_nodes, ","), z_time), flush=True)
+        totals["bestmove"] += b_time
+        totals["zebra"] += z_time
+        if name.startswith("FFO"):
+            totals["ffo_b"] += b_time
+            totals["ffo_z"] += z_time
+    print()
+    ffo = sum(1 for c in cases if c[0].startswith("FFO"))
+    if ffo:
+        print("FFO #%d-#%d: bestmove %.2f s, Zebra %.2f s, ratio bestmove / Zebra %.2fx" % (
+            args.first, args.last, totals["ffo_b"], totals["ffo_z"], totals["ffo_b"] / max(totals["ffo_z"], 1e-9)))
+    print("All %d positions: bestmove %.2f s, Zebra %.2f s, ratio bestmove / Zebra %.2fx" % (
+        len(cases), totals["bestmove"], totals["zebra"], totals["bestmove"] / max(totals["zebra"], 1e-9)))
+    print("Scores: %d of %d agree" % (len(cases) - wrong, len(cases)))
+    return 1 if wrong else 0
+
+
+def post(url, body):
+    request = urllib.request.Request(url + "/best-move", data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.load(response)
+
+
+def play(args):
+    rng = random.Random(args.seed)
+    points = 0.0
+    discs = 0
+    print("| Game | bestmove plays | Opening | Result for bestmove | Discs |")
+    print("| ---: | --- | --- | --- | ---: |")
+    for game in range(args.games):
+        bestmove_side = "X" if game % 2 == 0 else "O"
+        if game % 2 == 0:
+            # A fresh opening for each pair: one game with each colour.
+            while True:
+                cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
+                opening = []
+                for _ in range(args.openings):
+                    moves = oth.legal_moves(cells, side)
+                    mv = rng.choice(moves)
+                    opening.append(oth.sq_name(mv))
+                    cells, side = oth.play(cells, side, mv)
+                if oth.legal_moves(cells, side):
+                    break
+        cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
+        for name in opening:
+            cells, side = oth.play(cells, side, oth.sq_index(name))
+        moves = list(opening)
+        while True:
+            legal = oth.legal_moves(cells, side)
+            if not legal:
+                if not oth.legal_moves(cells, oth.opp(side)):
+                    break
+                side = oth.opp(side)
+                continue
+            if side == bestmove_side:
+                answer = post(args.url, {"game": "othello", "moves": "".join(moves), "compare": False,
+                                         "seed": args.seed * 1000 + game})
+                mv = answer["best_move"]
+            else:
+                mv, _ = zebra.move(cells, side, args.depth, args.exact)
+            index = oth.sq_index(mv)
+            if index not in legal:
+                raise RuntimeError("game %d: %s played %s, not legal" % (game + 1, side, mv))
+            cells, side = oth.play(cells, side, index)
+            moves.append(mv)
+        diff = oth.disc_diff(cells, bestmove_side)
+        result = "win" if diff > 0 else "draw" if diff == 0 else "loss"
+        points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+        discs += diff
+        print("| %d | %s | %s | %s | %+d |" % (game + 1, "black" if bestmove_side == "X" else "white",
+                                              " ".join(opening), result, diff), flush=True)
+    print()
+    print("bestmove: %.1f of %d points against Zebra at depth %d (exact from %d empties), total disc difference %+d"
+          % (points, args.games, args.depth, args.exact, discs))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    e = sub.add_parser("endgames")
+    e.add_argument("--bin", required=True)
+    e.add_argument("--ffo", required=True)
+    e.add_argument("--first", type=int, default=40)
+    e.add_argument("--last", type=int, default=49)
+    e.add_argument("--random", type=int, default=10)
+    e.add_argument("--seed", type=int, default=1)
+    p = sub.add_parser("play")
+    p.add_argument("--url", required=True)
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--depth", type=int, default=6)
+    p.add_argument("--exact", type=int, default=16)
+    p.add_argument("--openings", type=int, default=4)
+    p.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    sys.exit(endgames(args) if args.what == "endgames" else play(args))
+
+
+if __name__ == "__main__":
+    main()
