@@ -130,13 +130,13 @@ async function connectFour(page) {
   await waitForC4HumanTurnOrEnd(page);
 
   // --- a pasted move list that is not a legal game is refused and changes nothing ---
-  await page.fill('#c4-moves', '4444444');
+  await page.fill('#moves-input', '4444444');
   await page.click('#load-moves');
   const refused = await page.$eval('#moves-msg', (m) => ({ text: m.textContent, error: m.classList.contains('error') }));
   check('an impossible move list is refused', refused.error && /full/.test(refused.text) && (await c4State(page)).moves === 0, refused.text);
 
   // --- a pasted move list sets up the position ---
-  await page.fill('#c4-moves', C4_PROGRESS_MOVES);
+  await page.fill('#moves-input', C4_PROGRESS_MOVES);
   await page.click('#load-moves');
   const setUp = await c4State(page);
   const expected = Array(42).fill('');
@@ -148,7 +148,7 @@ async function connectFour(page) {
   });
   check('pasted move list sets up the board', setUp.moves === C4_PROGRESS_MOVES.length && setUp.cells.join(',') === expected.join(','),
     `${setUp.moves} moves, heights ${setUp.heights.join('')}`);
-  check('move list field shows the position', (await page.inputValue('#c4-moves')) === C4_PROGRESS_MOVES);
+  check('move list field shows the position', (await page.inputValue('#moves-input')) === C4_PROGRESS_MOVES);
   const turnAfterSetUp = await waitForC4HumanTurnOrEnd(page);
   check('after the set-up it is the human\'s turn', turnAfterSetUp === 'human', `turn=${turnAfterSetUp}`);
 
@@ -156,7 +156,7 @@ async function connectFour(page) {
   // The observer sees the display whenever it changes while the search is still running (several
   // events that arrive in one network read are shown one after the other but seen together).
   await page.evaluate(() => {
-    window.__progress = { shown: [], updates: 0, phases: [] };
+    window.__progress = { shown: [], updates: 0, phases: [], settled: [] };
     const board = document.getElementById('c4-board');
     const progress = document.getElementById('progress');
     new MutationObserver(() => {
@@ -164,6 +164,12 @@ async function connectFour(page) {
       const phase = progress.dataset.phase || '';
       if (phases[phases.length - 1] !== phase) phases.push(phase);
     }).observe(progress, { attributes: true, attributeFilter: ['data-phase'] });
+    const phaseLine = document.getElementById('pg-phase');
+    new MutationObserver(() => {
+      const settled = window.__progress.settled;
+      const text = phaseLine.textContent;
+      if (/settled/.test(text) && settled[settled.length - 1] !== text) settled.push(text);
+    }).observe(phaseLine, { subtree: true, childList: true, characterData: true });
     const seen = () => {
       if (board.dataset.busy !== 'true') return;
       const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'].map((id) => document.getElementById(id).textContent).join(' | ');
@@ -188,6 +194,13 @@ async function connectFour(page) {
   const { phases } = await page.evaluate(() => window.__progress);
   check('the progress display shows the column scoring after the deepening', phases.includes('scoring') &&
     phases.indexOf('scoring') > phases.indexOf('deepening') && phases[phases.length - 1] === 'done', phases.join(' > '));
+  // Each column's settled score is counted in the phase line while the columns are scored.
+  const { settled } = await page.evaluate(() => window.__progress);
+  const legalColumns = 7 - (await c4State(page)).heights.filter((h) => h >= 6).length;
+  const counts = settled.map((t) => /^scoring columns: (\d+) of (\d+) settled$/.exec(t));
+  check('the progress display counts the settled columns during the scoring', counts.length > 0 &&
+    counts.every((m, k) => m && Number(m[2]) === legalColumns && Number(m[1]) >= 1 && Number(m[1]) <= legalColumns &&
+      (k === 0 || Number(m[1]) > Number(counts[k - 1][1]))), settled.join(' / ') || 'no count shown');
   const rate = await page.textContent('#pg-rate');
   check('progress shows positions per second', /\d/.test(rate), rate);
 
@@ -244,7 +257,7 @@ async function connectFour(page) {
     humanMoves += 1;
     await page.waitForFunction((n) => Number(document.getElementById('c4-board').dataset.moves) > n, st.moves);
     turn = await waitForC4HumanTurnOrEnd(page);
-    played = await page.inputValue('#c4-moves');
+    played = await page.inputValue('#moves-input');
   }
   const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
   check('Connect Four game finished', turn === 'over', `turn=${turn}; moves ${played}; status="${status.text}"`);

@@ -2,7 +2,12 @@
 // controls every game shares, the tree explorer and the service's state.
 //
 // A new game is one adapter module (see controller.js for what it
-// provides) registered in GAMES, its board and settings in index.html.
+// provides) registered in GAMES, its board and settings in index.html
+// (shown while it is played by the `body[data-game]` rule in style.css); the
+// adapter names its own settings and move-list field, which its controller
+// binds. Every file of the page is embedded in the binary: a new module also
+// needs its line in PAGE_ASSETS (src/api/mod.rs), which tests/api/page.rs
+// checks against what the page loads.
 
 import { $ } from './dom.js';
 import { fetchHealth } from './client.js';
@@ -51,19 +56,12 @@ $('hint').addEventListener('click', () => current.askHint());
 $('undo').addEventListener('click', () => current.undo());
 $('retry').addEventListener('click', () => current.runRetry());
 $('first-player').addEventListener('change', () => current.newGame());
-// Settings of one game start a new game of it.
-$('human-mark').addEventListener('change', () => { if (current === games.tictactoe) current.newGame(); });
-$('c4-colour').addEventListener('change', () => { if (current === games.connect4) current.newGame(); });
 document.querySelectorAll('input[name="game"]').forEach((r) => r.addEventListener('change', () => {
   if (r.checked) setMode(r.value, true);
 }));
 $('pv-toggle').addEventListener('click', () => current.togglePv());
 $('copy-moves').addEventListener('click', () => current.copyMoves());
-$('load-moves').addEventListener('click', () => current.loadMoves($('c4-moves').value));
-$('c4-moves').addEventListener('input', () => { current.movesEdited = true; });
-$('c4-moves').addEventListener('keydown', (e) => {
-  if (e.key === 'Enter') { e.preventDefault(); current.loadMoves($('c4-moves').value); }
-});
+$('load-moves').addEventListener('click', () => current.loadMoves());
 
 treeExplorer();
 checkHealth();

@@ -58,6 +58,13 @@ export function isLegal(moves, c) {
   return Number.isInteger(c) && c >= 0 && c < COLS && grid(moves).heights[c] < ROWS && !isOver(moves);
 }
 
+/** The columns that may be played after `moves`, in order. */
+export function legalMoves(moves) {
+  if (isOver(moves)) return [];
+  const g = grid(moves);
+  return [...Array(COLS).keys()].filter((c) => g.heights[c] < ROWS);
+}
+
 /** A list of moves in the digit notation. */
 export const moveText = (moves) => moves.map((c) => c + 1).join('');
 

@@ -4,7 +4,7 @@
 // result of every column).
 
 import { $, el } from './dom.js';
-import { COLS, ROWS, grid, isLegal, isOver, landingCell, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
+import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
 import { isExact, resultClass, scoreWords } from './format.js';
 
 /** Time allowed beyond the engine's budget: the comparison searches, and waiting for a slot. */
@@ -49,9 +49,11 @@ export function connectFour() {
     streams: true,
     timed: true,
     drawsLine: true,
-    notation: { format: moveText, parse: parseMoveList },
+    settingInputs: ['c4-colour'],
+    notation: { format: moveText, parse: parseMoveList, input: 'moves-input' },
     cutWords: CUT,
     scoringText: 'scoring each column…',
+    scoredNoun: 'columns',
     endMore: 'Press “New game” to play again, or “Undo” to take a move back.',
 
     settings() {
@@ -67,6 +69,7 @@ export function connectFour() {
     requestBody: (moves) => ({ game: 'connect4', moves: moveText(moves) }),
     isLegal: (moves, c) => isLegal(moves, c),
     isOver: (moves) => isOver(moves),
+    legalMoves: (moves) => legalMoves(moves),
 
     sideName: colourName,
     moveName: (c) => 'column ' + (c + 1),

@@ -11,10 +11,13 @@
 //
 // The adapter interface, as used here:
 //   id, boardEl, streams (progress events wanted), timed (a time budget applies),
-//   cutWords (why a score may not be exact), notation (optional: {format, parse}),
-//   drawsLine (the line of best play can be drawn on the board),
+//   cutWords (why a score may not be exact), settingInputs (ids of the game's own
+//   settings: changing one starts a new game), notation (optional: {format, parse,
+//   input: the id of the move-list field}), drawsLine (the line of best play can be
+//   drawn on the board), with streams: scoringText, scoredNoun (the progress panel's words),
 //   settings(), computerOptions(), hintOptions(), timeoutMs(options),
 //   requestBody(moves, toMove, settings), isLegal(moves, move, settings), isOver(moves, settings),
+//   legalMoves(moves, settings),
 //   sideName(mark, settings), moveName(move), moveLong(move), moveShort(move),
 //   pvItem(move, mark, settings), endText(outcome, winner, settings), endMore,
 //   render(view), showMoveMap(d, ctx, settings), resetMoveMap(), overlay(analysis, moves),
@@ -45,7 +48,9 @@ export class GameController {
   constructor(adapter, shared) {
     this.adapter = adapter;
     this.shared = shared;
-    this.progress = adapter.streams ? new ProgressPanel((m) => adapter.moveShort(m), adapter.scoringText) : null;
+    this.progress = adapter.streams ? new ProgressPanel(adapter) : null;
+    this.movesInput = adapter.notation ? $(adapter.notation.input) : null;
+    this.active = false;       // this game is the one shown
     this.settings = adapter.settings();
     this.moves = [];
     this.turn = 'idle';        // 'human' | 'computer' | 'over' | 'error'
@@ -62,6 +67,20 @@ export class GameController {
     this.justPlayed = false;   // the last move was played since the last render
     adapter.resetMoveMap();
     adapter.bind(this);
+    this.bindInputs();
+  }
+
+  /** The game's own settings start a new game of it; Enter in its move list sets the position up. */
+  bindInputs() {
+    for (const id of this.adapter.settingInputs || []) {
+      $(id).addEventListener('change', () => { if (this.active) this.newGame(); });
+    }
+    const input = this.movesInput;
+    if (!input) return;
+    input.addEventListener('input', () => { if (this.active) this.movesEdited = true; });
+    input.addEventListener('keydown', (e) => {
+      if (this.active && e.key === 'Enter') { e.preventDefault(); this.loadMoves(); }
+    });
   }
 
   starter() { return this.settings.first === 'human' ? this.settings.human : other(this.settings.human); }
@@ -76,6 +95,7 @@ export class GameController {
 
   /** Shows this game: its last analysis, and a new game. */
   activate() {
+    this.active = true;
     if (this.analysis) {
       this.showAnalysis(this.analysis.d, this.analysis.ctx);
     } else {
@@ -86,7 +106,10 @@ export class GameController {
   }
 
   /** Another game is shown: this one's search stops. */
-  deactivate() { this.stop(); }
+  deactivate() {
+    this.active = false;
+    this.stop();
+  }
 
   stop() {
     if (this.request) this.request.abort();
@@ -143,6 +166,11 @@ export class GameController {
     this.computerTurn();
   }
 
+  /** The progress panel shows a new search of the current position's moves. */
+  startProgress(title) {
+    if (this.progress) this.progress.start(title, this.adapter.legalMoves(this.moves, this.settings).length);
+  }
+
   post(body, options, onSlow) {
     return postBestMove(JSON.stringify(body), {
       onSlow,
@@ -166,7 +194,7 @@ export class GameController {
     this.retry = null;
     this.hint = null;
     setStatus('Computer (' + this.name(mark) + ') to move.');
-    if (this.progress) this.progress.start('Computer is searching');
+    this.startProgress('Computer is searching');
     this.render();
     const req = this.post(this.body(mark, options), options, () => {
       if (gen === this.generation && this.busy) setStatus('Computer (' + this.name(mark) + ') is thinking…', { spinner: true });
@@ -211,7 +239,7 @@ export class GameController {
     const options = this.adapter.hintOptions();
     const snapshot = this.moves.slice();
     this.busy = true;
-    if (this.progress) this.progress.start('Searching for your best move');
+    this.startProgress('Searching for your best move');
     this.render();
     const req = this.post(this.body(mark, options), options, () => {
       if (gen === this.generation && this.busy) setStatus('Looking for your best move…', { spinner: true });
@@ -286,11 +314,12 @@ export class GameController {
     msg.classList.toggle('error', !!error);
   }
 
-  loadMoves(text) {
+  /** Sets up the position of a move list: the move-list field's by default. */
+  loadMoves(text = this.movesInput.value) {
     const parsed = this.adapter.notation.parse(text);
     if (!parsed.ok) {
       this.movesMessage(parsed.message, true);
-      $('c4-moves').focus();
+      this.movesInput.focus();
       return;
     }
     this.stop();
@@ -305,7 +334,7 @@ export class GameController {
     try {
       await navigator.clipboard.writeText(text);
     } catch (_) {
-      const input = $('c4-moves');
+      const input = this.movesInput;
       input.value = text;
       this.movesEdited = false;
       input.select();
@@ -336,7 +365,7 @@ export class GameController {
     $('hint').disabled = !playable;
     $('undo').disabled = !this.canUndo();
     $('retry').hidden = !this.retry;
-    if (a.notation && !this.movesEdited) $('c4-moves').value = a.notation.format(this.moves);
+    if (this.movesInput && !this.movesEdited) this.movesInput.value = a.notation.format(this.moves);
     if (a.drawsLine) {
       const toggle = $('pv-toggle');
       toggle.disabled = !overlay;

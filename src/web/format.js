@@ -78,6 +78,12 @@ export function scoreShort(score, exact, pliesToEnd) {
   return 'open';
 }
 
+/** The scoring phase's progress: `n` of the `total` root moves (`noun`, plural) settled
+ *  so far; `total` may be unknown (null). */
+export function settledText(n, total, noun) {
+  return 'scoring ' + noun + ': ' + n + (typeof total === 'number' ? ' of ' + total : '') + ' settled';
+}
+
 /** A report's depth: a number of plies, or null for a search to the end. */
 export const toTheEnd = (depth) => depth === null;
 export function depthText(depth) {

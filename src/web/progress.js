@@ -1,26 +1,33 @@
 // The search progress panel: the engine's iterations as the event stream
 // reports them, and what the search is doing between reports.
 //
-// The service reports each finished iteration of the engine's deepening,
-// which is short (a small share of the time budget); after it, it scores
-// every root move (each Connect Four column) for the rest of the budget and
-// reports nothing until the answer. So after a report that is exact (the
-// deepening is over), or after QUIET_MS without one, the panel shows an
-// indeterminate "scoring" phase instead of a display that looks stuck.
+// The service reports each finished iteration of the engine's deepening
+// (a `progress` event), which is short (a small share of the time budget);
+// after it, the engine scores every root move (each Connect Four column) for
+// the rest of the budget and reports each move's score as it settles (a
+// `move` event, read as `{ scored }`). The panel's phase line then counts the
+// settled moves ("scoring columns: 3 of 7 settled"). After a report that is
+// exact (the deepening is over), or after QUIET_MS without one, the panel
+// shows the scoring phase even before the first move settles, instead of a
+// display that looks stuck.
 
 import { $ } from './dom.js';
-import { fmtInt, fmtRate, fmtUs, scoreShort, toTheEnd } from './format.js';
+import { fmtInt, fmtRate, fmtUs, scoreShort, settledText, toTheEnd } from './format.js';
 
 /** Silence after an iteration's report that means the scoring has begun. */
 export const QUIET_MS = 400;
 const STATS = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'];
 
 export class ProgressPanel {
-  /** `moveShort(move)` names a move in a cell of the panel; `scoringText` names the scoring phase. */
-  constructor(moveShort, scoringText) {
+  /** From the game's adapter: `moveShort(move)` names a move in a cell of the panel, `scoringText`
+   *  names the scoring phase and `scoredNoun` its moves, plural ('columns'). */
+  constructor({ moveShort, scoringText, scoredNoun }) {
     this.root = $('progress');
     this.moveShort = moveShort;
     this.scoringText = scoringText;
+    this.scoredNoun = scoredNoun || 'moves';
+    this.settled = new Set();  // the root moves whose score settled during this search
+    this.total = null;         // the root moves of this search, when known
     this.clockTimer = null;
     this.quietTimer = null;
     this.liveAt = 0;
@@ -40,15 +47,20 @@ export class ProgressPanel {
     clearTimeout(this.quietTimer);
     this.quietTimer = null;
     this.root.dataset.phase = name;
-    const words = { starting: 'searching…', deepening: 'deepening…', scoring: this.scoringText, done: '', idle: '' };
+    const scoring = this.settled.size ? settledText(this.settled.size, this.total, this.scoredNoun) : this.scoringText;
+    const words = { starting: 'searching…', deepening: 'deepening…', scoring, done: '', idle: '' };
     $('pg-phase').textContent = words[name] || '';
   }
 
-  start(title) {
+  /** A search begins; `total` is the number of its root moves (null: unknown). */
+  start(title, total = null) {
+    this.settled.clear();
+    this.total = total;
     this.clock(true);
     this.phase('starting');
     this.root.dataset.state = 'running';
     this.root.dataset.updates = '0';
+    this.root.dataset.settled = '0';
     this.root.setAttribute('aria-busy', 'true');
     $('pg-title').textContent = title;
     for (const id of STATS) $(id).textContent = '…';
@@ -68,7 +80,9 @@ export class ProgressPanel {
   update(p) {
     if (this.root.dataset.state !== 'running') return;
     if (p.scored) {
-      // A column's score settled: the engine is scoring the columns.
+      // A root move's score settled: the engine is scoring the moves, this many so far.
+      this.settled.add(p.scored.move);
+      this.root.dataset.settled = String(this.settled.size);
       this.phase('scoring');
       return;
     }

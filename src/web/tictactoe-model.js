@@ -39,4 +39,9 @@ export function isLegal(moves, cell, starter) {
   return Number.isInteger(cell) && cell >= 0 && cell < CELLS && !moves.includes(cell) && !isOver(moves, starter);
 }
 
+/** The empty cells that may be played after `moves`, in order. */
+export function legalMoves(moves, starter) {
+  return isOver(moves, starter) ? [] : [...Array(CELLS).keys()].filter((cell) => !moves.includes(cell));
+}
+
 export const rowCol = (i) => 'row ' + (Math.floor(i / 3) + 1) + ', column ' + ((i % 3) + 1);

@@ -4,7 +4,7 @@
 
 import { $, el } from './dom.js';
 import { TIMEOUT_MS } from './client.js';
-import { board, boardText, isLegal, isOver, other, rowCol } from './tictactoe-model.js';
+import { board, boardText, isLegal, isOver, legalMoves, other, rowCol } from './tictactoe-model.js';
 import { isExact, resultClass, scoreLabel, scoreWords } from './format.js';
 
 const SVG_X = '<svg class="mark" viewBox="0 0 40 40" aria-hidden="true"><path d="M8 8L32 32M32 8L8 32" stroke="currentColor" stroke-width="6" stroke-linecap="round" fill="none"/></svg>';
@@ -23,6 +23,7 @@ export function tictactoe() {
     streams: false,
     timed: false,
     drawsLine: false,
+    settingInputs: ['human-mark'],
     notation: null,
     cutWords: CUT,
     endMore: 'Press “New game” to play again.',
@@ -41,6 +42,7 @@ export function tictactoe() {
     requestBody: (moves, toMove, s) => ({ board: boardText(moves, starterOf(s)), to_move: toMove }),
     isLegal: (moves, cell, s) => isLegal(moves, cell, starterOf(s)),
     isOver: (moves, s) => isOver(moves, starterOf(s)),
+    legalMoves: (moves, s) => legalMoves(moves, starterOf(s)),
 
     sideName: (mark) => mark,
     moveName: rowCol,

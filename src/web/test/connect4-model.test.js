@@ -1,7 +1,7 @@
 // The Connect Four board model and its move-list notation.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COLS, ROWS, grid, isLegal, isOver, landingCell, lineThrough, markAt, moveText, parseMoveList, pvOverlay } from '../connect4-model.js';
+import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, lineThrough, markAt, moveText, parseMoveList, pvOverlay } from '../connect4-model.js';
 
 const cell = (row, col) => row * COLS + col;
 
@@ -53,6 +53,15 @@ test('a move is legal in a column with room, before the game is over', () => {
   assert.equal(isLegal([], 7), false);
   assert.equal(isLegal([], -1), false);
   assert.equal(isLegal([], 1.5), false);
+});
+
+test('the legal moves: every column with room, none once the game is over', () => {
+  assert.deepEqual(legalMoves([]), [0, 1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(legalMoves([0, 0, 0, 0, 0, 0]), [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(legalMoves([0, 0, 1, 1, 2, 2, 3]), []);
+  for (const moves of [[], [3, 3, 4, 2], [0, 0, 0, 0, 0, 0, 6]]) {
+    assert.deepEqual(legalMoves(moves), [...Array(COLS).keys()].filter((c) => isLegal(moves, c)));
+  }
 });
 
 test('the move list: digits 1 to 7, separators ignored, round trip', () => {

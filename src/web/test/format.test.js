@@ -1,7 +1,7 @@
 // How the page words counts, times and scores.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmtInt, fmtRate, fmtUs, hintWords, outcomeText, scoreLabel, scoreShort, scoreWords } from '../format.js';
+import { fmtInt, fmtRate, fmtUs, hintWords, outcomeText, scoreLabel, scoreShort, scoreWords, settledText } from '../format.js';
 
 test('counts, durations and rates', () => {
   assert.equal(fmtInt(1234567), '1,234,567');
@@ -30,4 +30,10 @@ test('scores: exact ones with their distance, others with a question mark', () =
   assert.equal(hintWords({ exact: false, score: 2 }, 'not solved in time'), 'not solved in time');
   assert.equal(scoreShort(1, true, 4), 'win in 4');
   assert.equal(scoreShort(0, false, null), 'open');
+});
+
+test('the scoring phase counts the settled moves, of a total when known', () => {
+  assert.equal(settledText(0, 7, 'columns'), 'scoring columns: 0 of 7 settled');
+  assert.equal(settledText(3, 5, 'columns'), 'scoring columns: 3 of 5 settled');
+  assert.equal(settledText(2, null, 'moves'), 'scoring moves: 2 settled');
 });

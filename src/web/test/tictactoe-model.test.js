@@ -1,7 +1,7 @@
 // The tic-tac-toe board model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { board, boardText, isLegal, isOver, markAt, rowCol, winningLine } from '../tictactoe-model.js';
+import { board, boardText, isLegal, isOver, legalMoves, markAt, rowCol, winningLine } from '../tictactoe-model.js';
 
 test('moves alternate from the side that starts', () => {
   assert.equal(boardText([4, 0, 8], 'X'), 'O...X...X');
@@ -33,4 +33,13 @@ test('cells are named by row and column', () => {
   assert.equal(rowCol(0), 'row 1, column 1');
   assert.equal(rowCol(5), 'row 2, column 3');
   assert.equal(rowCol(7), 'row 3, column 2');
+});
+
+test('the legal moves: the empty cells, none once the game is over', () => {
+  assert.deepEqual(legalMoves([], 'X'), [0, 1, 2, 3, 4, 5, 6, 7, 8]);
+  assert.deepEqual(legalMoves([4, 0, 8], 'X'), [1, 2, 3, 5, 6, 7]);
+  assert.deepEqual(legalMoves([0, 3, 1, 4, 2], 'X'), []);
+  for (const moves of [[], [4], [4, 0, 8, 2]]) {
+    assert.deepEqual(legalMoves(moves, 'O'), [...Array(9).keys()].filter((c) => isLegal(moves, c, 'O')));
+  }
 });
