@@ -24,10 +24,23 @@
 //!
 //! - `server` (default): the HTTP service, that is the `api`, `config` and
 //!   `server` modules and the `bestmove` binary, with axum, tokio, clap and
-//!   Prometheus. Embed the search alone with
-//!   `bestmove = { version = "0.1", default-features = false }`: that is
-//!   [`search`] and [`games`], whose only dependencies are serde, serde_json
-//!   and fastrand.
+//!   Prometheus; it turns on `book`.
+//! - `book` (in `server`): the Connect Four opening book built into the
+//!   crate (`games::connect4::Book::embedded`), with ruzstd to
+//!   decompress it.
+//!
+//! With no features the crate is [`search`] and [`games`] alone, whose
+//! dependencies are serde, serde_json and fastrand, and libc on unix (the
+//! transposition table asks the kernel for huge pages). The crate is not on
+//! crates.io: depend on its git repository, or on a local clone by path
+//! (see `docs/engine.md`):
+//!
+//! ```toml
+//! [dependencies]
+//! bestmove = { git = "https://git.example.com/you/bestmove.git", default-features = false }
+//! # a local clone, with the built-in opening book:
+//! # bestmove = { path = "../bestmove", default-features = false, features = ["book"] }
+//! ```
 //!
 //! # Example
 //!

@@ -11,8 +11,8 @@ use clap::{Parser, Subcommand};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tracing_subscriber::EnvFilter;
 
-/// bestmove: the best move in tic-tac-toe or any JSON game tree, by minimax
-/// and alpha-beta, over HTTP.
+/// bestmove: the best move in tic-tac-toe, Connect Four or any JSON game
+/// tree, by minimax, alpha-beta and a solving engine, over HTTP.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {

@@ -552,6 +552,16 @@ async fn every_kind_of_unprocessable_request_is_a_422_with_its_code_matching_the
 }
 
 #[tokio::test]
+async fn an_empty_body_is_told_every_kind_of_position() {
+    let response = helpers::post_best_move(&json!({})).await;
+    let error = assert_refused(response, StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", "the body {}");
+    let message = error["message"].as_str().expect("a message");
+    for named in ["\"board\"", "\"tree\"", "\"game\": \"connect4\"", "\"moves\""] {
+        assert!(message.contains(named), "the error for {{}} names {named}: {message}");
+    }
+}
+
+#[tokio::test]
 async fn every_kind_of_unprocessable_connect4_request_is_a_422_with_its_code_matching_the_spec() {
     let cases: Vec<(Value, &str, Option<&str>)> = vec![
         (json!({"game": "go", "moves": "4"}), "invalid_option", Some("game")),
