@@ -5,12 +5,11 @@
 
 import { $, el } from './dom.js';
 import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
-import { isExact, resultClass, scoreWords } from './format.js';
+import { isExact, other, resultClass, scoreWords } from './format.js';
 
 /** Time allowed beyond the engine's budget: the comparison searches, and waiting for a slot. */
 const GRACE_MS = 20000;
 const CUT = 'not solved in time';
-const other = (m) => (m === 'X' ? 'O' : 'X');
 
 export function connectFour() {
   const boardEl = $('c4-board');

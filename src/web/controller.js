@@ -27,9 +27,8 @@ import { $, el } from './dom.js';
 import { postBestMove } from './client.js';
 import { fillCompare, fillPv } from './analysis.js';
 import { ProgressPanel } from './progress.js';
-import { capitalize, hintWords, outcomeText } from './format.js';
+import { capitalize, hintWords, other, outcomeText } from './format.js';
 
-const other = (m) => (m === 'X' ? 'O' : 'X');
 
 /** The status line under the board, shared by the games. */
 export function setStatus(parts, opts = {}) {

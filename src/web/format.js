@@ -1,6 +1,9 @@
 // Numbers, times and scores as the page words them. Pure: no DOM, so the
 // Node tests import it as is.
 
+/** The other player's mark. */
+export const other = (m) => (m === 'X' ? 'O' : 'X');
+
 /** A count with thousands separators, or a dash when there is none. */
 export const fmtInt = (n) => (typeof n === 'number' && isFinite(n) ? n.toLocaleString('en-US') : '—');
 

@@ -1,8 +1,11 @@
 // Tic-tac-toe as the page models it: a game is the list of cells played
 // (0 to 8, row by row), the first by `starter`. Pure: no DOM.
 
+import { other } from './format.js';
+
+export { other };
+
 export const CELLS = 9;
-export const other = (m) => (m === 'X' ? 'O' : 'X');
 
 /** The mark of the piece played at a ply of a game `starter` began. */
 export const markAt = (ply, starter) => (ply % 2 === 0 ? starter : other(starter));
