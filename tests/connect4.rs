@@ -176,6 +176,35 @@ fn the_built_in_book_answers_every_position_of_the_published_file_the_same() {
     }
 }
 
+/// The committed book file, built into the binary, is the one its pin
+/// names: data/connect4/book-12ply.zst.sha256 (checked with `sha256sum`,
+/// which scripts/container-check.sh also runs before building the image).
+/// A changed book must change the pin with it, in the same review.
+#[test]
+fn the_committed_book_file_has_the_pinned_sha256() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/connect4");
+    let pin = std::fs::read_to_string(folder.join("book-12ply.zst.sha256")).expect("the pin");
+    let (digest, name) = pin.trim_end().split_once("  ").expect("sha256sum's format: DIGEST, two spaces, NAME");
+    assert_eq!(name, "book-12ply.zst");
+    assert!(digest.len() == 64 && digest.bytes().all(|b| b.is_ascii_hexdigit()), "{digest}");
+    let check = std::process::Command::new("sha256sum")
+        .args(["--check", "--strict", "book-12ply.zst.sha256"])
+        .current_dir(&folder)
+        .output();
+    match check {
+        Ok(out) => assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(error) => {
+            assert!(std::env::var_os("CI").is_none(), "CI needs sha256sum (coreutils): {error}");
+            eprintln!("skipped: no sha256sum ({error})");
+        }
+    }
+}
+
 /// A random game of `stones` moves in which nobody makes four.
 fn random_position(rng: &mut fastrand::Rng, stones: usize) -> Option<(String, Connect4)> {
     let mut moves = String::new();

@@ -571,3 +571,68 @@ fn the_book_setting_turns_the_book_off_or_names_a_file() {
     let error = bestmove::server::load_book(Some(Path::new("/nonexistent/book.dat"))).expect_err("no such file");
     assert!(error.to_string().contains("cannot read the opening book"), "{error}");
 }
+
+/// At 12 stones the book gives the position's own score but no column's:
+/// the engine has to prove a column reaches it, which can take longer than
+/// a small budget. docs/api.md states what an answer cut by its budget
+/// then promises: when `moves[best_move]` is exact with the book's score,
+/// `best_move` is a best column; a column proven to fall short of it is
+/// never played. Checked at the budgets front ends send (5 to 300 ms) on
+/// positions where a cut answer used to play a worse column.
+#[tokio::test]
+async fn at_12_stones_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_a_best_move() {
+    use axum::body::Body;
+    use axum::http::{header, Request};
+    use bestmove::games::connect4::{Book, Connect4};
+    use bestmove::search::Game;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+
+    let book = Book::embedded().expect("the built-in book");
+    // The best columns (0 to 6) by a full solve (tests/connect4.rs holds the
+    // engine to the same): only 5 wins the first; 3 is the only column that
+    // loses the second.
+    let positions: [(&str, &[u64]); 2] = [("444447322226", &[5]), ("763232333661", &[0, 1, 2, 4, 5, 6])];
+    let scores: Vec<(i64, u32)> = positions
+        .iter()
+        .map(|(moves, _)| {
+            let root = moves.bytes().fold(Connect4::from_bitboards(0, 0), |p, c| p.play(c - b'1'));
+            book.probe(&root).expect("a 12-stone position the book lists")
+        })
+        .collect();
+    let app = bestmove::api::router(std::sync::Arc::new(bestmove::api::AppState::with_book(
+        bestmove::config::Config::default(),
+        Some(book),
+    )));
+    for ((moves, best), (value, plies)) in positions.into_iter().zip(scores) {
+        for time_ms in [5, 10, 50, 300] {
+            let body = json!({"game": "connect4", "moves": moves, "compare": false, "time_ms": time_ms});
+            let request = Request::post("/best-move")
+                .header(header::CONTENT_TYPE, "application/json")
+                .body(Body::from(body.to_string()))
+                .expect("a request");
+            let response = app.clone().oneshot(request).await.expect("an answer");
+            assert_eq!(response.status(), StatusCode::OK, "{body}");
+            let bytes = response.into_body().collect().await.expect("a body").to_bytes();
+            let answer: Value = serde_json::from_slice(&bytes).expect("JSON");
+            let played = answer["best_move"].as_u64().expect("a move");
+            let entry = answer["moves"]
+                .as_array()
+                .expect("the columns")
+                .iter()
+                .find(|m| m["move"] == played)
+                .unwrap_or_else(|| panic!("{moves} at {time_ms} ms: the move is not listed: {answer}"));
+            let exact = entry["exact"] == true;
+            let reaches_book = entry["score"] == value && entry["plies_to_end"] == plies;
+            if (exact && entry["score"] == answer["score"]) || answer["exact"] == true {
+                assert!(
+                    best.contains(&played),
+                    "{moves} at {time_ms} ms: column index {played} marked proven: {answer}"
+                );
+                assert!(reaches_book, "{moves} at {time_ms} ms: proven, but not with the book's score: {answer}");
+            }
+            // A column proven to fall short of the book's score is never played.
+            assert!(!exact || reaches_book, "{moves} at {time_ms} ms: column index {played} is proven worse: {answer}");
+        }
+    }
+}

@@ -171,3 +171,107 @@ async fn behind_a_proxy_clients_are_told_apart_by_the_header_it_sets() {
     assert_eq!(send(&server, CLIENT_A, &from("198.51.100.2")).await.status, 200);
     server.stop().await;
 }
+
+/// A value of the metrics text (`name` with its labels, if any), read over
+/// a connection of client B.
+async fn metric(server: &Server, name: &str) -> Option<f64> {
+    let metrics = send(server, CLIENT_B, "GET /metrics HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n").await;
+    metrics.body.lines().find_map(|line| line.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// Polls the number of searches running until it is `expected`, for at
+/// most PATIENCE; whether it got there.
+async fn searches_in_flight_reach(server: &Server, expected: f64) -> bool {
+    let give_up = tokio::time::Instant::now() + PATIENCE;
+    while tokio::time::Instant::now() < give_up {
+        if metric(server, "bestmove_searches_in_flight").await == Some(expected) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    false
+}
+
+/// A long Connect Four search with no opening book (`Server::start` loads
+/// none): it would run for all of `time_ms` unless cancelled.
+fn long_search(time_ms: u64) -> String {
+    post(&json!({"game": "connect4", "moves": "4", "time_ms": time_ms, "compare": false}), "")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_hangs_up_on_a_plain_search_frees_the_search_slot() {
+    // The search's budget, and the request's timeout, are far longer than
+    // the test's patience: only a search stopped by the hang-up frees the
+    // slot while the test still waits.
+    let config = Config {
+        max_concurrent_searches: Some(1),
+        max_search_ms: 600_000,
+        request_timeout_ms: 700_000,
+        ..Config::default()
+    };
+    let server = Server::start(config).await;
+    let mut client = server.connect(CLIENT_A).await;
+    client.write_all(long_search(600_000).as_bytes()).await.unwrap();
+    assert!(searches_in_flight_reach(&server, 1.0).await, "the search never started");
+
+    drop(client);
+    assert!(searches_in_flight_reach(&server, 0.0).await, "the search still holds the slot after its client hung up");
+    // The slot serves the next search that needs one.
+    let short = json!({"game": "connect4", "moves": "612313147626667357672244337327", "compare": false});
+    let served = send(&server, CLIENT_B, &post(&short, "")).await;
+    assert_eq!(served.status, 200, "{}", served.body);
+    server.stop().await;
+}
+
+/// The search and per-client settings of deploy/kubernetes/deployment.yaml.
+fn deployed_config() -> Config {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/deploy/kubernetes/deployment.yaml"))
+        .expect("the Deployment");
+    let deployment: serde_yaml_ng::Value = serde_yaml_ng::from_str(&text).expect("YAML");
+    let env = deployment["spec"]["template"]["spec"]["containers"][0]["env"].as_sequence().expect("env").clone();
+    let setting = |name: &str| -> u64 {
+        let entry = env.iter().find(|e| e["name"] == name).unwrap_or_else(|| panic!("{name} is not set"));
+        entry["value"].as_str().expect("a value").parse().expect("a number")
+    };
+    Config {
+        max_concurrent_searches: Some(setting("MAX_CONCURRENT_SEARCHES") as usize),
+        client_max_searches: setting("CLIENT_MAX_SEARCHES") as usize,
+        client_search_ms: setting("CLIENT_SEARCH_MS"),
+        client_window_ms: setting("CLIENT_WINDOW_MS"),
+        // Clients are told apart by their peer addresses here, not by the
+        // gateway's header; and A's searches outlast the test.
+        max_search_ms: 600_000,
+        request_timeout_ms: 700_000,
+        ..Config::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_the_deployed_settings_a_client_holding_its_searches_leaves_a_slot_for_another() {
+    let config = deployed_config();
+    let (slots, per_client) = (config.max_concurrent_searches.unwrap(), config.client_max_searches);
+    assert!(per_client >= 1 && per_client < slots, "one client could hold all {slots} search slots");
+    let server = Server::start(config).await;
+
+    // Client A holds as many long searches as it may, each in a slot.
+    let mut held = Vec::new();
+    for _ in 0..per_client {
+        let mut client = server.connect(CLIENT_A).await;
+        client.write_all(long_search(600_000).as_bytes()).await.unwrap();
+        held.push(client);
+    }
+    assert!(searches_in_flight_reach(&server, per_client as f64).await, "A's searches never started");
+    assert_refused(&send(&server, CLIENT_A, &long_search(600_000)).await, "too_many_searches");
+
+    // B's Connect Four search needs a slot too, and gets one while A's
+    // searches still run.
+    let short = json!({"game": "connect4", "moves": "612313147626667357672244337327", "compare": false});
+    let served = send(&server, CLIENT_B, &post(&short, "")).await;
+    assert_eq!(served.status, 200, "{}", served.body);
+    assert_eq!(served.json()["exact"], true, "{}", served.body);
+    assert_eq!(metric(&server, "bestmove_searches_in_flight").await, Some(per_client as f64), "A's searches ended");
+
+    drop(held);
+    assert!(searches_in_flight_reach(&server, 0.0).await, "A's searches outlived their connections");
+    server.stop().await;
+}
