@@ -18,9 +18,7 @@ use bestmove::games::arena::{matchup, Player, Random, Record};
 use bestmove::games::connect4::{Book, Connect4};
 use bestmove::games::levels::{self, MAX_LEVEL};
 use bestmove::games::tictactoe::{Position, TicTacToe};
-use bestmove::search::{
-    choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
-};
+use bestmove::search::{choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, Table, TieBreak};
 
 /// A Connect Four player at a level; `perfect` searches to the end with
 /// no budget instead (the engine's exact solve: the reference).
@@ -41,15 +39,14 @@ impl Player<Connect4> for Connect4Level<'_> {
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
         let result = engine_with_oracle(position, self.book, limits, &mut self.table, options, &mut |_| {})
             .expect("nothing cancels it");
-        let scored: Option<Vec<RootMove<u8>>> =
-            result.root_moves.iter().map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: 0 })).collect();
-        match scored {
-            Some(scored) => {
-                choose_softly(&scored, style.temperature, false, TieBreak::First, &mut self.rng)
-                    .expect("a position that is not over has a move")
-                    .mv
-            }
-            None => result.best_move.expect("a position that is not over has a move"),
+        // Cut by the budget before every move is scored, the engine's own
+        // best move (which weighs what it proved of each) is played.
+        if result.root_moves.iter().all(|m| m.score.is_some()) {
+            choose_softly(&result.root_moves, style.temperature, false, TieBreak::First, &mut self.rng)
+                .expect("a position that is not over has a move")
+                .mv
+        } else {
+            result.best_move.expect("a position that is not over has a move")
         }
     }
 }

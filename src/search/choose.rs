@@ -1,6 +1,6 @@
 //! Choosing the move to give the caller among the root moves.
 
-use super::{RootMove, Score};
+use super::{EngineMove, RootMove, Score};
 
 /// How to choose among equally good moves: moves of the same [`Score`](super::Score).
 /// A win is better the sooner it comes and a loss the later, so among wins
@@ -15,6 +15,43 @@ pub enum TieBreak {
     Random,
 }
 
+/// A root move with the score a search gave it, as [`choose`] and
+/// [`choose_softly`] take it: plain minimax's [`RootMove`] or the engine's
+/// [`EngineMove`], whose score is `None` when its budget ran out first (such
+/// a move is played only by a mistake).
+pub trait Candidate {
+    /// The move.
+    type Move: Copy;
+    /// The move.
+    fn mv(&self) -> Self::Move;
+    /// Its score for the side to move, when known.
+    fn score(&self) -> Option<Score>;
+}
+
+impl<M: Copy> Candidate for RootMove<M> {
+    type Move = M;
+    #[inline]
+    fn mv(&self) -> M {
+        self.mv
+    }
+    #[inline]
+    fn score(&self) -> Option<Score> {
+        Some(self.score)
+    }
+}
+
+impl<M: Copy> Candidate for EngineMove<M> {
+    type Move = M;
+    #[inline]
+    fn mv(&self) -> M {
+        self.mv
+    }
+    #[inline]
+    fn score(&self) -> Option<Score> {
+        self.score
+    }
+}
+
 /// The move given to the caller, and how it was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Choice<M> {
@@ -25,39 +62,42 @@ pub struct Choice<M> {
     pub random_move: bool,
 }
 
-/// Chooses a move from plain minimax's root moves (all legal moves with
-/// their exact scores). With probability `mistake` the move is a uniformly
-/// random legal move; otherwise it is the best one, ties broken by `tie_break`.
-/// `None` when there is no legal move.
+/// Chooses a move from the root moves of a search (plain minimax's, or the
+/// engine's: see [`Candidate`]). With probability `mistake` the move is a
+/// uniformly random legal move; otherwise it is the best scored one, ties
+/// broken by `tie_break`. `None` when no move is scored.
 ///
 /// The generator is always asked the same questions in the same order, so a
 /// seed reproduces the choice.
-pub fn choose<M: Copy>(
-    root_moves: &[RootMove<M>],
+pub fn choose<C: Candidate>(
+    root_moves: &[C],
     tie_break: TieBreak,
     mistake: f64,
     rng: &mut fastrand::Rng,
-) -> Option<Choice<M>> {
-    let mut best = root_moves.first()?;
+) -> Option<Choice<C::Move>> {
+    let mut best: Option<(Score, C::Move)> = None;
     for candidate in root_moves {
-        if candidate.score > best.score {
-            best = candidate;
+        if let Some(score) = candidate.score() {
+            if best.is_none_or(|(top, _)| score > top) {
+                best = Some((score, candidate.mv()));
+            }
         }
     }
+    let (top, first) = best?;
     if rng.f64() < mistake {
-        let pick = root_moves[rng.usize(..root_moves.len())];
-        return Some(Choice { mv: pick.mv, random_move: true });
+        let pick = &root_moves[rng.usize(..root_moves.len())];
+        return Some(Choice { mv: pick.mv(), random_move: true });
     }
     let mv = match tie_break {
-        TieBreak::First => best.mv,
+        TieBreak::First => first,
         TieBreak::Random => {
             // The score already tells wins and losses apart by ply, and not
             // draws: equal scores are exactly the equally good moves. Counted
             // and then walked again, so a root with millions of moves costs
             // no extra memory.
-            let equal = || root_moves.iter().filter(|m| m.score == best.score);
+            let equal = || root_moves.iter().filter(|m| m.score() == Some(top));
             let pick = rng.usize(..equal().count());
-            equal().nth(pick).map_or(best.mv, |m| m.mv)
+            equal().nth(pick).map_or(first, |m| m.mv())
         }
     };
     Some(Choice { mv, random_move: false })
@@ -92,24 +132,25 @@ pub fn utility(score: Score) -> f64 {
 /// `tie_break`. The choice is marked `random_move` when it is not a best
 /// move. One draw from `rng` (two with a random tie-break), so a seed
 /// reproduces it.
-pub fn choose_softly<M: Copy>(
-    root_moves: &[RootMove<M>],
+pub fn choose_softly<C: Candidate>(
+    root_moves: &[C],
     temperature: f64,
     relative: bool,
     tie_break: TieBreak,
     rng: &mut fastrand::Rng,
-) -> Option<Choice<M>> {
+) -> Option<Choice<C::Move>> {
     let weigh = |score: Score| if relative { score.value() as f64 } else { utility(score) };
-    let utilities: Vec<f64> = root_moves.iter().map(|m| weigh(m.score)).collect();
+    // A move with no score is never chosen.
+    let utilities: Vec<f64> = root_moves.iter().map(|m| m.score().map_or(f64::NEG_INFINITY, weigh)).collect();
     let best = utilities.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let worst = utilities.iter().copied().fold(f64::INFINITY, f64::min);
+    let worst = utilities.iter().copied().filter(|u| u.is_finite()).fold(f64::INFINITY, f64::min);
     let temperature = if relative { temperature * (best - worst) } else { temperature };
     if temperature.is_nan() || temperature <= 0.0 {
         return choose(root_moves, tie_break, 0.0, rng);
     }
     let weights: Vec<f64> = utilities.iter().map(|u| ((u - best) / temperature).exp()).collect();
     let mut left = rng.f64() * weights.iter().sum::<f64>();
-    let mut pick = root_moves.len() - 1;
+    let mut pick = utilities.iter().rposition(|u| u.is_finite())?;
     for (i, w) in weights.iter().enumerate() {
         if left < *w {
             pick = i;
@@ -117,8 +158,8 @@ pub fn choose_softly<M: Copy>(
         }
         left -= w;
     }
-    let top = root_moves.iter().map(|m| m.score).max()?;
-    Some(Choice { mv: root_moves[pick].mv, random_move: root_moves[pick].score != top })
+    let top = root_moves.iter().filter_map(|m| m.score()).max()?;
+    Some(Choice { mv: root_moves[pick].mv(), random_move: root_moves[pick].score() != Some(top) })
 }
 
 #[cfg(test)]
@@ -127,6 +168,25 @@ mod tests {
 
     fn moves(scores: &[Score]) -> Vec<RootMove<u8>> {
         scores.iter().enumerate().map(|(i, &score)| RootMove { mv: i as u8, score, plies: 1 }).collect()
+    }
+
+    #[test]
+    fn the_engine_s_root_moves_are_chosen_from_directly_and_an_unscored_one_only_by_a_mistake() {
+        let engine_moves = [
+            EngineMove { mv: 0u8, score: None, exact: false, depth: None },
+            EngineMove { mv: 1, score: Some(Score::new(1, 5)), exact: true, depth: None },
+            EngineMove { mv: 2, score: Some(Score::new(1, 3)), exact: true, depth: None },
+            EngineMove { mv: 3, score: Some(Score::new(0, 0)), exact: true, depth: None },
+        ];
+        let mut rng = fastrand::Rng::with_seed(5);
+        assert_eq!(choose(&engine_moves, TieBreak::First, 0.0, &mut rng), Some(Choice { mv: 2, random_move: false }));
+        for seed in 0..200 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let soft = choose_softly(&engine_moves, 400.0, false, TieBreak::First, &mut rng).unwrap();
+            assert_ne!(soft.mv, 0, "an unscored move is not weighed");
+        }
+        let none: [EngineMove<u8>; 1] = [EngineMove { mv: 0, score: None, exact: false, depth: None }];
+        assert_eq!(choose(&none, TieBreak::First, 0.0, &mut rng), None);
     }
 
     #[test]

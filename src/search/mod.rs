@@ -13,7 +13,7 @@ mod lines;
 mod score;
 mod table;
 
-pub use choose::{choose, choose_softly, utility, Choice, TieBreak, OUTCOME_UTILITY};
+pub use choose::{choose, choose_softly, utility, Candidate, Choice, TieBreak, OUTCOME_UTILITY};
 pub use engine::{
     engine, engine_with_oracle, EngineMove, EngineOptions, EngineResult, Iteration, Progress, RootMoveReport,
 };
