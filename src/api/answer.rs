@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use super::request::{GameInput, MoveList, SearchRequest};
-use crate::games::connect4::{self, Book, Connect4};
+use crate::games::connect4::{self, Book};
+use crate::games::othello::{self, Endgame};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
     alpha_beta, choose, choose_softly, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult,
@@ -22,7 +23,7 @@ pub const DEFAULT_TIME_MS: u64 = 1000;
 pub struct Context<'a> {
     /// The Connect Four opening book, if one was loaded.
     pub book: Option<&'a Book>,
-    /// Tables for Connect Four searches.
+    /// Tables for Connect Four and Othello searches.
     pub tables: &'a TablePool,
     /// The most time the engine may take, whatever the request asks.
     pub max_search_ms: u64,
@@ -39,7 +40,7 @@ pub struct Context<'a> {
     pub compare: bool,
 }
 
-/// Transposition tables for Connect Four searches: made on first use (or
+/// Transposition tables for Connect Four and Othello searches: made on first use (or
 /// ahead of it by [`TablePool::warm`]), kept for the next search, and never
 /// more kept than the searches that may run at once.
 pub struct TablePool {
@@ -100,6 +101,31 @@ impl Drop for PooledTable<'_> {
     }
 }
 
+/// A move as the answer names it: a number for tic-tac-toe (a cell),
+/// trees (a child) and Connect Four (a column); a square name such as
+/// `"c4"`, or `"pass"`, for Othello.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum MoveId {
+    /// A cell, a child or a column.
+    Index(u64),
+    /// An Othello square, or `"pass"`.
+    Name(String),
+}
+
+/// How a game's moves are named in its answer.
+type Naming = fn(u64) -> MoveId;
+
+/// Moves as numbers: cells, children, columns.
+fn index(mv: u64) -> MoveId {
+    MoveId::Index(mv)
+}
+
+/// Othello moves as square names, or `"pass"`.
+fn square(mv: u64) -> MoveId {
+    MoveId::Name(othello::move_name(mv.min(u64::from(othello::PASS)) as u8))
+}
+
 /// What the event stream reports while the engine goes on: a finished
 /// iteration of its deepening (a `progress` event), or a root move whose
 /// score was just settled while every move is scored (a `move` event).
@@ -118,7 +144,7 @@ pub struct IterationReport {
     /// The iteration's depth, in plies.
     pub depth: u32,
     /// Its best move.
-    pub best_move: Option<u64>,
+    pub best_move: Option<MoveId>,
     /// Its score, in the answer's units.
     pub score: i64,
     /// True when it saw every line to its end.
@@ -126,7 +152,7 @@ pub struct IterationReport {
     /// Plies to the end, when the score is a win or a loss.
     pub plies_to_end: Option<u64>,
     /// Its line of best play.
-    pub principal_variation: Vec<u64>,
+    pub principal_variation: Vec<MoveId>,
     /// Positions the engine visited so far.
     pub nodes: u64,
     /// Microseconds since the engine started.
@@ -139,7 +165,7 @@ pub struct IterationReport {
 pub struct MoveReport {
     /// The move, as in the answer's `moves`.
     #[serde(rename = "move")]
-    pub mv: u64,
+    pub mv: MoveId,
     /// Its score, in the answer's units.
     pub score: i64,
     /// True when the score saw every line to its end.
@@ -161,7 +187,7 @@ pub struct MoveReport {
 #[derive(Debug, Serialize)]
 pub struct AlgorithmReport {
     /// Its best move (first among equals); `null` when the game is over.
-    pub best_move: Option<u64>,
+    pub best_move: Option<MoveId>,
     /// Its score, in the same units as the answer's `score`.
     pub score: i64,
     /// False when the depth limit (or the engine's budget) cut a line.
@@ -170,7 +196,7 @@ pub struct AlgorithmReport {
     /// score is a win or loss forced within the depth searched.
     pub plies_to_end: Option<u64>,
     /// Its line of best play.
-    pub principal_variation: Vec<u64>,
+    pub principal_variation: Vec<MoveId>,
     /// Positions visited, the root included.
     pub nodes: u64,
     /// Time spent searching, in microseconds.
@@ -198,26 +224,27 @@ pub struct EngineReport {
 #[derive(Debug, Serialize)]
 pub struct MoveScore {
     /// The move: a cell index for a board, a child index for a tree, a
-    /// column for Connect Four.
+    /// column for Connect Four, a square name (or `"pass"`) for Othello.
     #[serde(rename = "move")]
-    pub mv: u64,
+    pub mv: MoveId,
     /// The child's name (trees only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<Option<String>>,
     /// The move's score; `null` when the engine's budget ran out before it
-    /// was found (Connect Four only).
+    /// was found (Connect Four and Othello only).
     pub score: Option<i64>,
     /// Plies to the end of its line, when known.
     pub plies_to_end: Option<u64>,
-    /// Connect Four only: true when the score saw every line to its end.
+    /// Connect Four and Othello only: true when the score saw every line
+    /// to its end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub exact: Option<bool>,
-    /// Connect Four only: the game's evaluation behind a score of 0 that is
-    /// not exact (see [`heuristic`]), else `null`.
+    /// Connect Four and Othello only: the game's evaluation behind a score
+    /// of 0 that is not exact (see [`heuristic`]), else `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation: Option<Option<i32>>,
-    /// Connect Four only: for a score that is not exact, the depth in plies
-    /// it was searched to, else `null`.
+    /// Connect Four and Othello only: for a score that is not exact, the
+    /// depth in plies it was searched to, else `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub depth: Option<Option<u32>>,
 }
@@ -234,23 +261,42 @@ fn heuristic(score: Score, exact: bool) -> Option<i32> {
 }
 
 /// The board once a move is played: a tic-tac-toe board string, or
-/// Connect Four rows.
+/// Connect Four or Othello rows.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum BoardText {
     /// Nine characters.
     Cells(String),
-    /// Six rows of seven characters, the top row first.
+    /// Six rows of seven characters, the top row first (Connect Four);
+    /// eight rows of eight, row 1 first (Othello).
     Rows(Vec<String>),
+}
+
+/// Othello: the discs of each colour on a board.
+#[derive(Debug, Serialize)]
+pub struct Discs {
+    /// Black's discs.
+    #[serde(rename = "X")]
+    pub x: u32,
+    /// White's discs.
+    #[serde(rename = "O")]
+    pub o: u32,
+}
+
+impl Discs {
+    fn of(position: &othello::Position) -> Discs {
+        let (x, o) = position.disc_counts();
+        Discs { x, o }
+    }
 }
 
 /// The `200` answer to `POST /best-move`.
 #[derive(Debug, Serialize)]
 pub struct Answer {
-    /// "board", "tree" or "connect4".
+    /// "board", "tree", "connect4" or "othello".
     pub kind: &'static str,
     /// The move to play; `null` when the game is over.
-    pub best_move: Option<u64>,
+    pub best_move: Option<MoveId>,
     /// Trees only: the chosen child's name, or `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_move_name: Option<Option<String>>,
@@ -263,9 +309,10 @@ pub struct Answer {
     pub score: i64,
     /// False when the depth limit or the budget cut a line.
     pub exact: bool,
-    /// Connect Four only: the game's evaluation behind a `score` of 0 that
-    /// is not exact, in its points (positive favours the side to move);
-    /// `null` for a proven score.
+    /// Connect Four and Othello only: the game's evaluation behind a
+    /// `score` of 0 that is not exact, in its points (positive favours the
+    /// side to move; Othello's are about a hundredth of a disc); `null`
+    /// for a proven score.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evaluation: Option<Option<i32>>,
     /// Plies to the end under best play, when known.
@@ -277,7 +324,7 @@ pub struct Answer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub maximizing: Option<bool>,
     /// The line of best play.
-    pub principal_variation: Vec<u64>,
+    pub principal_variation: Vec<MoveId>,
     /// The legal moves with their scores, in move order: the first
     /// `max_moves` of them.
     pub moves: Vec<MoveScore>,
@@ -298,9 +345,9 @@ pub struct Answer {
     pub level: Option<u8>,
     /// The seed behind every random choice.
     pub seed: u64,
-    /// Connect Four only: the request's `moves` with `best_move` played,
-    /// in the request's notation; `null` when the position came as a
-    /// `board` or the game is over.
+    /// Connect Four and Othello only: the request's `moves` with
+    /// `best_move` played, in the request's notation; `null` when the
+    /// position came as a `board` or the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves_after: Option<Option<MoveList>>,
     /// Plain minimax's own result; `null` when it was not run (`compare`).
@@ -320,16 +367,49 @@ pub struct BoardFacts {
     pub status: &'static str,
     /// Who has won, if anyone.
     pub winner: Option<&'static str>,
-    /// The winning line's cells, if any.
-    pub winning_line: Option<Vec<u8>>,
+    /// The winning line's cells, if any (not for Othello, which has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_line: Option<Option<Vec<u8>>>,
+    /// Othello only: the discs of each colour.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discs: Option<Discs>,
     /// The board once `best_move` is played.
     pub board_after: Option<BoardText>,
     /// Its status.
     pub status_after: &'static str,
     /// Its winner.
     pub winner_after: Option<&'static str>,
-    /// Its winning line.
-    pub winning_line_after: Option<Vec<u8>>,
+    /// Its winning line (not for Othello).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winning_line_after: Option<Option<Vec<u8>>>,
+    /// Othello only: the discs of each colour once `best_move` is played,
+    /// or `null` when the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discs_after: Option<Option<Discs>>,
+}
+
+/// A status's name, with its winner and winning line, if any.
+type Standing = (&'static str, (Option<&'static str>, Option<Vec<u8>>));
+
+impl BoardFacts {
+    /// The facts of a game won by a line (tic-tac-toe, Connect Four): the
+    /// standing before the move and after it.
+    fn lined(to_move: &'static str, before: Standing, board_after: Option<BoardText>, after: Standing) -> BoardFacts {
+        let (status, (winner, winning_line)) = before;
+        let (status_after, (winner_after, winning_line_after)) = after;
+        BoardFacts {
+            to_move,
+            status,
+            winner,
+            winning_line: Some(winning_line),
+            discs: None,
+            board_after,
+            status_after,
+            winner_after,
+            winning_line_after: Some(winning_line_after),
+            discs_after: None,
+        }
+    }
 }
 
 fn winner_of(status: Status) -> (Option<&'static str>, Option<Vec<u8>>) {
@@ -375,7 +455,7 @@ fn run_engine<G: Game>(
     context: &Context<'_>,
     table: &mut Table,
     options: EngineOptions,
-    sign: i64,
+    (sign, name): (i64, Naming),
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<EngineResult<G::Move>, Cancelled> {
@@ -390,16 +470,16 @@ fn run_engine<G: Game>(
         progress(&match p {
             Progress::Iteration(p) => ProgressReport::Iteration(IterationReport {
                 depth: p.depth,
-                best_move: p.best_move.map(Into::into),
+                best_move: p.best_move.map(|m| name(m.into())),
                 score: sign * p.score.value(),
                 exact: p.exact,
                 plies_to_end: p.score.ply().map(u64::from),
-                principal_variation: p.principal_variation.iter().map(|&m| m.into()).collect(),
+                principal_variation: p.principal_variation.iter().map(|&m| name(m.into())).collect(),
                 nodes: p.nodes,
                 elapsed_us: p.elapsed.as_micros() as u64,
             }),
             Progress::RootMove(m) => ProgressReport::Move(MoveReport {
-                mv: m.mv.into(),
+                mv: name(m.mv.into()),
                 score: sign * m.score.value(),
                 exact: m.exact,
                 plies_to_end: m.score.ply().map(u64::from),
@@ -431,8 +511,8 @@ fn search_all<G: Game>(
     let minimax = minimax(game, limits)?;
     let (alphabeta, engine) = if compares(request, context) {
         let alphabeta = alpha_beta(game, limits)?;
-        let engine =
-            run_engine(game, &NoOracle, request, context, table, EngineOptions::default(), sign, cancel, progress)?;
+        let options = EngineOptions::default();
+        let engine = run_engine(game, &NoOracle, request, context, table, options, (sign, index), cancel, progress)?;
         (Some(alphabeta), Some(engine))
     } else {
         (None, None)
@@ -465,15 +545,17 @@ pub fn answer(
             // Names are looked up for the listed moves only: a root may have
             // millions of children.
             let name_of = |mv: u32| tree.root_child_name(mv as usize).map(str::to_string);
-            let mut answer = common("tree", &searched, request, context, sign, |mv| mv as u64);
+            let mut answer = common("tree", &searched, request, context, sign);
             answer.best_move_name = Some(searched.choice.and_then(|c| name_of(c.mv)));
-            for entry in &mut answer.moves {
-                entry.name = Some(name_of(entry.mv as u32));
+            // `moves` lists the first root moves, in order.
+            for (entry, root_move) in answer.moves.iter_mut().zip(&searched.minimax.root_moves) {
+                entry.name = Some(name_of(root_move.mv));
             }
             answer.maximizing = Some(*maximizing);
             Ok(answer)
         }
         GameInput::Connect4(position) => connect4_answer(position, request, context, cancel, progress),
+        GameInput::Othello(position) => othello_answer(position, request, context, cancel, progress),
     }
 }
 
@@ -494,32 +576,31 @@ fn board_answer(
 ) -> Result<Answer, Cancelled> {
     let searched = BOARD_TABLE
         .with_borrow_mut(|table| search_all(&position.game(), request, context, table, 1, cancel, progress))?;
-    let mut answer = common("board", &searched, request, context, 1, u64::from);
+    let mut answer = common("board", &searched, request, context, 1);
     let status = position.status();
     let after = searched.choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());
-    let (winner, winning_line) = winner_of(status);
-    let (winner_after, winning_line_after) = winner_of(status_after);
-    answer.board = Some(BoardFacts {
-        to_move: position.to_move().as_str(),
-        status: status.as_str(),
-        winner,
-        winning_line,
-        board_after: after.map(|p| BoardText::Cells(p.to_string())),
-        status_after: status_after.as_str(),
-        winner_after,
-        winning_line_after,
-    });
+    answer.board = Some(BoardFacts::lined(
+        position.to_move().as_str(),
+        (status.as_str(), winner_of(status)),
+        after.map(|p| BoardText::Cells(p.to_string())),
+        (status_after.as_str(), winner_of(status_after)),
+    ));
     Ok(answer)
 }
 
-fn report<M: Copy>(result: &SearchResult<M>, sign: i64, depth: Option<u32>, id: impl Fn(M) -> u64) -> AlgorithmReport {
+fn report<M: Copy + Into<u64>>(
+    result: &SearchResult<M>,
+    sign: i64,
+    depth: Option<u32>,
+    name: Naming,
+) -> AlgorithmReport {
     AlgorithmReport {
-        best_move: result.best_move.map(&id),
+        best_move: result.best_move.map(|m| name(m.into())),
         score: sign * result.score.value(),
         exact: result.exact,
         plies_to_end: result.exact.then_some(result.principal_variation.len() as u64),
-        principal_variation: result.principal_variation.iter().map(|&m| id(m)).collect(),
+        principal_variation: result.principal_variation.iter().map(|&m| name(m.into())).collect(),
         nodes: result.nodes,
         elapsed_us: result.elapsed.as_micros() as u64,
         depth,
@@ -528,11 +609,11 @@ fn report<M: Copy>(result: &SearchResult<M>, sign: i64, depth: Option<u32>, id: 
 
 /// The engine's report. `draw_plies` is the length of every drawn line,
 /// when the game knows it (a drawn Connect Four game fills the board).
-fn engine_report<M: Copy>(
+fn engine_report<M: Copy + Into<u64>>(
     result: &EngineResult<M>,
     sign: i64,
     draw_plies: Option<u64>,
-    id: impl Fn(M) -> u64,
+    name: Naming,
 ) -> EngineReport {
     let plies = match result.score.ply() {
         Some(ply) => Some(u64::from(ply)),
@@ -541,11 +622,11 @@ fn engine_report<M: Copy>(
     };
     EngineReport {
         result: AlgorithmReport {
-            best_move: result.best_move.map(&id),
+            best_move: result.best_move.map(|m| name(m.into())),
             score: sign * result.score.value(),
             exact: result.exact,
             plies_to_end: plies,
-            principal_variation: result.principal_variation.iter().map(|&m| id(m)).collect(),
+            principal_variation: result.principal_variation.iter().map(|&m| name(m.into())).collect(),
             nodes: result.nodes,
             elapsed_us: result.elapsed.as_micros() as u64,
             depth: Some(result.depth),
@@ -563,17 +644,16 @@ fn tie_break_name(tie_break: TieBreak) -> &'static str {
     }
 }
 
-fn common<M: Copy + PartialEq>(
+fn common<M: Copy + PartialEq + Into<u64>>(
     kind: &'static str,
     s: &Searched<M>,
     request: &SearchRequest,
     context: &Context<'_>,
     sign: i64,
-    id: impl Fn(M) -> u64,
 ) -> Answer {
-    let minimax = report(&s.minimax, sign, request.max_depth, &id);
-    let alphabeta = s.alphabeta.as_ref().map(|result| report(result, sign, request.max_depth, &id));
-    let engine = s.engine.as_ref().map(|result| engine_report(result, sign, None, &id));
+    let minimax = report(&s.minimax, sign, request.max_depth, index);
+    let alphabeta = s.alphabeta.as_ref().map(|result| report(result, sign, request.max_depth, index));
+    let engine = s.engine.as_ref().map(|result| engine_report(result, sign, None, index));
     let moves_total = s.minimax.root_moves.len();
     let moves: Vec<MoveScore> = s
         .minimax
@@ -581,7 +661,7 @@ fn common<M: Copy + PartialEq>(
         .iter()
         .take(request.max_moves)
         .map(|m| MoveScore {
-            mv: id(m.mv),
+            mv: index(m.mv.into()),
             name: None,
             score: Some(sign * m.score.value()),
             plies_to_end: s.minimax.exact.then_some(u64::from(m.plies)),
@@ -590,7 +670,7 @@ fn common<M: Copy + PartialEq>(
             depth: None,
         })
         .collect::<Vec<MoveScore>>();
-    let chosen = s.choice.map(|c| id(c.mv));
+    let chosen = s.choice.map(|c| index(c.mv.into()));
     // From every move, not only the listed ones.
     let best_move_score =
         s.choice.and_then(|c| s.minimax.root_moves.iter().find(|m| m.mv == c.mv)).map(|m| sign * m.score.value());
@@ -625,13 +705,13 @@ fn common<M: Copy + PartialEq>(
 
 /// Plain minimax to the deepest depth whose search visits at most `budget`
 /// positions (and at least one ply, at most `max_depth`), and that depth.
-fn compare_depth(
-    game: &Connect4,
+fn compare_depth<G: Game>(
+    game: &G,
     budget: u64,
     max_depth: Option<u32>,
     cancel: &AtomicBool,
-) -> Result<(SearchResult<u8>, u32), Cancelled> {
-    let mut deepest: Option<(SearchResult<u8>, u32)> = None;
+) -> Result<(SearchResult<G::Move>, u32), Cancelled> {
+    let mut deepest: Option<(SearchResult<G::Move>, u32)> = None;
     // A finished game is searched to depth 1, which returns at once.
     let deepest_asked = (game.max_plies_hint().max(1) as u32).min(max_depth.unwrap_or(u32::MAX));
     for depth in 1..=deepest_asked {
@@ -654,21 +734,46 @@ fn compare_depth(
     deepest.ok_or(Cancelled)
 }
 
-fn connect4_answer(
-    position: &connect4::Position,
+/// How the answer of a game the engine answers (Connect Four, Othello)
+/// reads its moves and scores.
+#[derive(Clone, Copy)]
+struct EngineRules {
+    /// The answer's `kind`.
+    kind: &'static str,
+    /// The moves' names.
+    name: Naming,
+    /// The plies of every drawn line, when the game knows them (a drawn
+    /// Connect Four game fills the board).
+    draw_plies: Option<u64>,
+    /// A root move's score in the units a level's softmax weighs (see
+    /// [`crate::search::utility`]).
+    level_score: fn(Score) -> Score,
+}
+
+/// An answer still without its board facts, and the move chosen for the
+/// caller.
+type Answered<M> = (Answer, Option<Choice<M>>);
+
+/// The answer of a game the engine answers: plain minimax and alpha-beta
+/// only compare, at the depth the comparison budget allows. The caller
+/// adds what the answer says of the board (`board`, `moves_after`); the
+/// move chosen for the caller comes with it.
+#[allow(clippy::too_many_arguments)]
+fn engine_answer<G: Game>(
+    game: &G,
+    oracle: &impl Oracle<G>,
+    rules: EngineRules,
     request: &SearchRequest,
     context: &Context<'_>,
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
-) -> Result<Answer, Cancelled> {
-    let game = position.game();
-    let remaining = u64::from(connect4::CELLS - position.stones());
-    // Plain minimax and alpha-beta only compare: the engine answers.
+) -> Result<Answered<G::Move>, Cancelled> {
+    let name = rules.name;
     let compared = if compares(request, context) {
-        let (minimax_result, depth) = compare_depth(&game, context.compare_max_nodes, request.max_depth, cancel)?;
+        let (minimax_result, depth) = compare_depth(game, context.compare_max_nodes, request.max_depth, cancel)?;
         let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
-        let alphabeta_result = alpha_beta(&game, limits)?;
-        Some((report(&minimax_result, 1, Some(depth), u64::from), report(&alphabeta_result, 1, Some(depth), u64::from)))
+        let alphabeta_result = alpha_beta(game, limits)?;
+        Some((report(&minimax_result, 1, Some(depth), name), report(&alphabeta_result, 1, Some(depth), name)))
     } else {
         None
     };
@@ -676,38 +781,33 @@ fn connect4_answer(
     let options = EngineOptions { score_root_moves: true, deepen_first: context.watched };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
-    let engine_result = run_engine(&game, &context.book, request, context, table, options, 1, cancel, progress)?;
+    let engine_result = run_engine(game, oracle, request, context, table, options, (1, name), cancel, progress)?;
     drop(pooled);
 
     let mut rng = fastrand::Rng::with_seed(request.seed);
-    let choice = connect4_choice(&engine_result, remaining, request, &mut rng);
-    let engine = engine_report(&engine_result, 1, Some(remaining), u64::from);
+    let choice = engine_choice(&engine_result, rules, request, &mut rng);
+    let engine = engine_report(&engine_result, 1, rules.draw_plies, name);
     let moves_total = engine_result.root_moves.len();
     let moves: Vec<MoveScore> = engine_result
         .root_moves
         .iter()
         .take(request.max_moves)
         .map(|m| MoveScore {
-            mv: u64::from(m.mv),
+            mv: name(m.mv.into()),
             name: None,
             score: m.score.map(Score::value),
             plies_to_end: m.score.and_then(|s| match s.ply() {
                 Some(ply) => Some(u64::from(ply)),
-                None => m.exact.then_some(remaining),
+                None => rules.draw_plies.filter(|_| m.exact),
             }),
             exact: Some(m.exact),
             evaluation: Some(m.score.and_then(|s| heuristic(s, m.exact))),
             depth: Some(m.depth),
         })
         .collect();
-    let status = position.status();
-    let after = choice.and_then(|c| position.play(c.mv));
-    let status_after = after.map_or(status, |p| p.status());
-    let (winner, winning_line) = connect4_winner_of(status);
-    let (winner_after, winning_line_after) = connect4_winner_of(status_after);
-    Ok(Answer {
-        kind: "connect4",
-        best_move: choice.map(|c| u64::from(c.mv)),
+    let answer = Answer {
+        kind: rules.kind,
+        best_move: choice.map(|c| name(c.mv.into())),
         best_move_name: None,
         random_move: choice.is_some_and(|c| c.random_move),
         best_move_score: choice
@@ -718,16 +818,7 @@ fn connect4_answer(
         exact: engine.result.exact,
         evaluation: Some(heuristic(engine_result.score, engine_result.exact)),
         plies_to_end: engine.result.plies_to_end,
-        board: Some(BoardFacts {
-            to_move: position.to_move().as_str(),
-            status: status.as_str(),
-            winner,
-            winning_line,
-            board_after: after.map(|p| BoardText::Rows(p.rows())),
-            status_after: status_after.as_str(),
-            winner_after,
-            winning_line_after,
-        }),
+        board: None,
         maximizing: None,
         principal_variation: engine.result.principal_variation.clone(),
         moves_truncated: moves.len() < moves_total,
@@ -739,11 +830,83 @@ fn connect4_answer(
         mistake: request.mistake,
         level: request.level,
         seed: request.seed,
-        moves_after: Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv))),
+        moves_after: None,
         minimax: minimax_report,
         alphabeta: alphabeta_report,
         engine: Some(engine),
-    })
+    };
+    Ok((answer, choice))
+}
+
+fn connect4_answer(
+    position: &connect4::Position,
+    request: &SearchRequest,
+    context: &Context<'_>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Answer, Cancelled> {
+    let remaining = u64::from(connect4::CELLS - position.stones());
+    let rules = EngineRules { kind: "connect4", name: index, draw_plies: Some(remaining), level_score: |s| s };
+    let (mut answer, choice) =
+        engine_answer(&position.game(), &context.book, rules, request, context, cancel, progress)?;
+    let status = position.status();
+    let after = choice.and_then(|c| position.play(c.mv));
+    let status_after = after.map_or(status, |p| p.status());
+    answer.board = Some(BoardFacts::lined(
+        position.to_move().as_str(),
+        (status.as_str(), connect4_winner_of(status)),
+        after.map(|p| BoardText::Rows(p.rows())),
+        (status_after.as_str(), connect4_winner_of(status_after)),
+    ));
+    answer.moves_after = Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv)));
+    Ok(answer)
+}
+
+/// Othello: the engine with the exact endgame solver as its oracle. Scores
+/// are final disc differences for the side to move when exact; otherwise
+/// 0 with the evaluation, in about hundredths of a disc.
+fn othello_answer(
+    position: &othello::Position,
+    request: &SearchRequest,
+    context: &Context<'_>,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&ProgressReport),
+) -> Result<Answer, Cancelled> {
+    let rules = EngineRules { kind: "othello", name: square, draw_plies: None, level_score: othello_points };
+    let oracle = Endgame::default();
+    let (mut answer, choice) = engine_answer(&position.game(), &oracle, rules, request, context, cancel, progress)?;
+    let winner_of = |status: othello::Status| match status {
+        othello::Status::Won(player) => Some(player.as_str()),
+        _ => None,
+    };
+    let status = position.status();
+    let after = choice.and_then(|c| position.play(c.mv));
+    let status_after = after.map_or(status, |p| p.status());
+    answer.board = Some(BoardFacts {
+        to_move: position.to_move().as_str(),
+        status: status.as_str(),
+        winner: winner_of(status),
+        winning_line: None,
+        discs: Some(Discs::of(position)),
+        board_after: after.map(|p| BoardText::Rows(p.rows())),
+        status_after: status_after.as_str(),
+        winner_after: winner_of(status_after),
+        winning_line_after: None,
+        discs_after: Some(after.as_ref().map(Discs::of)),
+    });
+    answer.moves_after = Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv)));
+    Ok(answer)
+}
+
+/// An Othello score in the evaluation's points, for a level's softmax: a
+/// final disc difference is 100 points a disc, as the evaluation counts
+/// them (a score of 1 would otherwise weigh as a won game of win, draw and
+/// loss).
+fn othello_points(score: Score) -> Score {
+    match score.heuristic() {
+        Some(_) => score,
+        None => Score::evaluation((score.value().clamp(-64, 64) * 100) as i32),
+    }
 }
 
 /// The move for the caller among scored root moves: with a level, the
@@ -762,18 +925,23 @@ fn pick<M: Copy>(
 }
 
 /// The move for the caller: chosen among the engine's scored root moves as
-/// for tic-tac-toe when it scored them all, else the engine's own best move
-/// (with the same chance of a mistake).
-fn connect4_choice(
-    result: &EngineResult<u8>,
-    remaining: u64,
+/// for tic-tac-toe when it scored them all (a level weighs them in
+/// `rules.level_score`'s units), else the engine's own best move (with the
+/// same chance of a mistake).
+fn engine_choice<M: Copy>(
+    result: &EngineResult<M>,
+    rules: EngineRules,
     request: &SearchRequest,
     rng: &mut fastrand::Rng,
-) -> Option<Choice<u8>> {
-    let scored: Option<Vec<RootMove<u8>>> = result
+) -> Option<Choice<M>> {
+    let weigh = |score: Score| if request.temperature.is_some() { (rules.level_score)(score) } else { score };
+    let draw_plies = rules.draw_plies.unwrap_or(0) as u32;
+    let scored: Option<Vec<RootMove<M>>> = result
         .root_moves
         .iter()
-        .map(|m| m.score.map(|score| RootMove { mv: m.mv, score, plies: score.ply().unwrap_or(remaining as u32) }))
+        .map(|m| {
+            m.score.map(|score| RootMove { mv: m.mv, score: weigh(score), plies: score.ply().unwrap_or(draw_plies) })
+        })
         .collect();
     match scored {
         Some(scored) if !scored.is_empty() => pick(&scored, request, false, rng),

@@ -11,6 +11,7 @@ use super::bounded::{self, BoundedKey, Bounds, ReadError};
 use super::error::ApiError;
 use crate::games::connect4::{self, Connect4Error};
 use crate::games::levels;
+use crate::games::othello::{self, ErrorKind, OthelloError, PASS};
 use crate::games::shorten;
 use crate::games::tictactoe::{self, BoardError, Player, Position};
 use crate::games::tree::{Tree, TreeError, TreeLimits};
@@ -43,35 +44,74 @@ pub enum GameInput {
     Tree { tree: Tree, maximizing: bool },
     /// A Connect Four position.
     Connect4(connect4::Position),
+    /// An Othello position.
+    Othello(othello::Position),
 }
 
-/// A Connect Four game as the request wrote it, so that the answer can give
-/// the game after its move in the same notation (and in the same JSON:
-/// a string or an array).
+/// A Connect Four or Othello game as the request wrote it, so that the
+/// answer can give the game after its move in the same notation (and in
+/// the same JSON: a string or an array).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum MoveList {
-    /// Digits 1 to 7 (`"4453"`).
+    /// Connect Four: digits 1 to 7 (`"4453"`).
     Digits(String),
-    /// Columns 0 to 6 (`[3, 3, 4, 2]`).
+    /// Connect Four: columns 0 to 6 (`[3, 3, 4, 2]`).
     Columns(Vec<u8>),
+    /// Othello: square names in one string, passes left out (`"f5d6c3"`).
+    Squares(String),
+    /// Othello: square names in an array (`["f5", "d6"]`), with `"pass"`
+    /// where the request wrote one.
+    Names(Vec<String>),
 }
 
 impl MoveList {
-    /// The list with `column` (0 to 6) played after it.
-    pub fn then(&self, column: u8) -> MoveList {
+    /// The list with `mv` played after it: a column (0 to 6) for Connect
+    /// Four, a square (0 to 63) or [`PASS`] for Othello. An Othello move is
+    /// written in the case of the last one, in a string after the
+    /// separator between its last two moves (its first two characters); a
+    /// pass is left out of a string.
+    pub fn then(&self, mv: u8) -> MoveList {
         match self {
             MoveList::Digits(digits) => {
                 let mut digits = digits.clone();
-                digits.push(char::from(b'1' + column));
+                digits.push(char::from(b'1' + mv));
                 MoveList::Digits(digits)
             }
             MoveList::Columns(columns) => {
                 let mut columns = columns.clone();
-                columns.push(column);
+                columns.push(mv);
                 MoveList::Columns(columns)
             }
+            MoveList::Squares(text) if mv == PASS => MoveList::Squares(text.clone()),
+            MoveList::Squares(text) => {
+                let separator = |c: char| c.is_whitespace() || c == ',';
+                let body = text.trim_end_matches(separator);
+                // A string that was read as moves ends in an ASCII square.
+                let before_last = &body[..body.len().saturating_sub(2)];
+                let gap: String =
+                    before_last[before_last.trim_end_matches(separator).len()..].chars().take(2).collect();
+                let upper = body.bytes().rev().nth(1).is_some_and(|b| b.is_ascii_uppercase());
+                MoveList::Squares(format!("{body}{gap}{}", othello_name(mv, upper)))
+            }
+            MoveList::Names(names) => {
+                let upper =
+                    names.last().is_some_and(|name| name.bytes().next().is_some_and(|b| b.is_ascii_uppercase()));
+                let mut names = names.clone();
+                names.push(othello_name(mv, upper));
+                MoveList::Names(names)
+            }
         }
+    }
+}
+
+/// An Othello move's name, in upper case if asked.
+fn othello_name(mv: u8, upper: bool) -> String {
+    let name = othello::move_name(mv);
+    if upper {
+        name.to_ascii_uppercase()
+    } else {
+        name
     }
 }
 
@@ -101,7 +141,8 @@ pub struct SearchRequest {
     /// Whether to run the searches that are only there to compare (see
     /// `Context::compare`); `None` leaves it to the server's setting.
     pub compare: Option<bool>,
-    /// A Connect Four game sent as `moves`, as written; `None` for a board.
+    /// A Connect Four or Othello game sent as `moves`, as written; `None`
+    /// for a board.
     pub moves: Option<MoveList>,
 }
 
@@ -126,7 +167,7 @@ impl SearchRequest {
                 total
             }
             // Never small enough to search inline.
-            GameInput::Connect4(_) => u64::MAX,
+            GameInput::Connect4(_) | GameInput::Othello(_) => u64::MAX,
         }
     }
 
@@ -256,6 +297,7 @@ impl SearchRequest {
             let style = level.map(|level| match game {
                 GameInput::Board(_) => levels::tictactoe(level),
                 GameInput::Connect4(_) => levels::connect4(level),
+                GameInput::Othello(_) => levels::othello(level),
                 GameInput::Tree { .. } => levels::tree(level),
             });
             SearchRequest {
@@ -272,17 +314,22 @@ impl SearchRequest {
                 moves,
             }
         };
-        match option::<String>(game, "game", "\"tictactoe\" or \"connect4\"")?.as_deref() {
+        const GAMES: &str = "\"tictactoe\" or \"connect4\" or \"othello\"";
+        match option::<String>(game, "game", GAMES)?.as_deref() {
             None | Some("tictactoe") => {}
             Some("connect4") => {
                 let (position, moves) = parse_connect4(board, moves, tree, to_move, maximizing)?;
                 return Ok(request(GameInput::Connect4(position), moves));
             }
+            Some("othello") => {
+                let (position, moves) = parse_othello(board, moves, tree, to_move, maximizing)?;
+                return Ok(request(GameInput::Othello(position), moves));
+            }
             Some(other) => {
                 return Err(ApiError::invalid(
                     "invalid_option",
                     "game".to_string(),
-                    format!("game must be \"tictactoe\" or \"connect4\", not {:?}", shorten(other)),
+                    format!("game must be {GAMES}, not {:?}", shorten(other)),
                 ))
             }
         }
@@ -290,7 +337,7 @@ impl SearchRequest {
             return Err(ApiError::invalid(
                 "invalid_request",
                 "moves".to_string(),
-                "moves applies to connect4 only: send \"game\": \"connect4\" with it (a tic-tac-toe position is a \"board\")",
+                "moves applies to connect4 only, and to othello: send \"game\": \"connect4\" or \"game\": \"othello\" with it (a tic-tac-toe position is a \"board\")",
             ));
         }
 
@@ -306,25 +353,14 @@ impl SearchRequest {
                 return Err(ApiError::invalid(
                     "invalid_request",
                     None,
-                    "the body needs \"board\" (tic-tac-toe), \"tree\" (a game tree), or \"game\": \"connect4\" with \"moves\" or \"board\" (Connect Four)",
+                    "the body needs \"board\" (tic-tac-toe), \"tree\" (a game tree), or \"game\": \"connect4\" or \"othello\" with \"moves\" or \"board\" (Connect Four, Othello)",
                 ))
             }
             (Some(board), None) => {
                 if maximizing.is_some() {
                     return Err(not_for("maximizing", "trees", "for a board, to_move says whose turn it is"));
                 }
-                let to_move = option::<String>(to_move, "to_move", "\"X\" or \"O\"")?
-                    .map(|side| match side.as_str() {
-                        "X" | "x" => Ok(Player::X),
-                        "O" | "o" => Ok(Player::O),
-                        _ => Err(ApiError::invalid(
-                            "invalid_option",
-                            "to_move".to_string(),
-                            format!("to_move must be \"X\" or \"O\", not {side:?}"),
-                        )),
-                    })
-                    .transpose()?;
-                GameInput::Board(parse_board(board, to_move)?)
+                GameInput::Board(parse_board(board, side_to_move(to_move)?)?)
             }
             (None, Some(tree)) => {
                 if to_move.is_some() {
@@ -344,6 +380,44 @@ impl SearchRequest {
 /// The most `time_ms` a request may ask for: an hour.
 const MAX_TIME_MS: u64 = 3_600_000;
 
+/// Where a Connect Four or Othello request has its position.
+enum PositionField<'a> {
+    Moves(&'a RawValue),
+    Board(&'a RawValue),
+}
+
+/// The one field of `moves` and `board` a `game` request sends, refusing
+/// `tree` and the fields in `refused` (each with its hint); `needs` is the
+/// message for a request with neither.
+fn moves_or_board<'a>(
+    game: &str,
+    moves: Option<&'a RawValue>,
+    board: Option<&'a RawValue>,
+    tree: Option<&RawValue>,
+    refused: &[(&str, Option<&RawValue>, &str)],
+    needs: &str,
+) -> Result<PositionField<'a>, ApiError> {
+    let refuse = |field: &str, hint: &str| {
+        ApiError::invalid("invalid_request", field.to_string(), format!("{field} does not apply to {game}: {hint}"))
+    };
+    if tree.is_some() {
+        return Err(refuse("tree", "send the position as \"moves\" or \"board\""));
+    }
+    if let Some((field, _, hint)) = refused.iter().find(|(_, given, _)| given.is_some()) {
+        return Err(refuse(field, hint));
+    }
+    match (moves, board) {
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "invalid_request",
+            None,
+            format!("send either \"moves\" or \"board\" for {game}, not both"),
+        )),
+        (None, None) => Err(ApiError::invalid("invalid_request", None, needs)),
+        (Some(moves), None) => Ok(PositionField::Moves(moves)),
+        (None, Some(board)) => Ok(PositionField::Board(board)),
+    }
+}
+
 /// Reads a Connect Four position from exactly one of `moves` or `board`,
 /// refusing the options of the other games; with `moves`, also the game as
 /// the request wrote it.
@@ -354,29 +428,17 @@ fn parse_connect4(
     to_move: Option<&RawValue>,
     maximizing: Option<&RawValue>,
 ) -> Result<(connect4::Position, Option<MoveList>), ApiError> {
-    let refused = |field: &str, hint: &str| {
-        ApiError::invalid("invalid_request", field.to_string(), format!("{field} does not apply to connect4: {hint}"))
-    };
-    if tree.is_some() {
-        return Err(refused("tree", "send the position as \"moves\" or \"board\""));
-    }
-    for (field, given) in [("to_move", to_move), ("maximizing", maximizing)] {
-        if given.is_some() {
-            return Err(refused(field, "X moves first, so the stones on the board say whose turn it is"));
-        }
-    }
-    match (moves, board) {
-        (Some(_), Some(_)) => Err(ApiError::invalid(
-            "invalid_request",
-            None,
-            "send either \"moves\" or \"board\" for connect4, not both",
-        )),
-        (None, None) => Err(ApiError::invalid(
-            "invalid_request",
-            None,
-            "a connect4 request needs \"moves\" (such as \"4453\" or [3, 3, 4, 2]) or \"board\" (6 rows of 7 cells, top row first)",
-        )),
-        (Some(moves), None) => {
+    let hint = "X moves first, so the stones on the board say whose turn it is";
+    let field = moves_or_board(
+        "connect4",
+        moves,
+        board,
+        tree,
+        &[("to_move", to_move, hint), ("maximizing", maximizing, hint)],
+        "a connect4 request needs \"moves\" (such as \"4453\" or [3, 3, 4, 2]) or \"board\" (6 rows of 7 cells, top row first)",
+    )?;
+    match field {
+        PositionField::Moves(moves) => {
             let value = read_position(moves, "moves", "invalid_moves", connect4::MOVES_SHAPE)?;
             let position =
                 connect4::Position::from_json_moves(&value).map_err(|e| connect4_error(e, "invalid_moves"))?;
@@ -391,13 +453,93 @@ fn parse_connect4(
             };
             Ok((position, Some(list)))
         }
-        (None, Some(board)) => {
+        PositionField::Board(board) => {
             let value = read_position(board, "board", "invalid_board", connect4::BOARD_SHAPE)?;
             let position =
                 connect4::Position::from_json_board(&value).map_err(|e| connect4_error(e, "invalid_board"))?;
             Ok((position, None))
         }
     }
+}
+
+/// Reads an Othello position from exactly one of `moves` (black first, no
+/// `to_move`) or `board` with `to_move`, refusing the options of the other
+/// games; with `moves`, also the game as the request wrote it.
+fn parse_othello(
+    board: Option<&RawValue>,
+    moves: Option<&RawValue>,
+    tree: Option<&RawValue>,
+    to_move: Option<&RawValue>,
+    maximizing: Option<&RawValue>,
+) -> Result<(othello::Position, Option<MoveList>), ApiError> {
+    let field = moves_or_board(
+        "othello",
+        moves,
+        board,
+        tree,
+        &[("maximizing", maximizing, "black moves first; with a board, to_move says whose turn it is")],
+        "an othello request needs \"moves\" (such as \"f5d6c3\" or [\"f5\", \"d6\", \"c3\"]) or \"board\" (64 squares, or 8 rows of 8, row 1 first) with \"to_move\"",
+    )?;
+    match field {
+        PositionField::Moves(moves) => {
+            if to_move.is_some() {
+                return Err(ApiError::invalid(
+                    "invalid_request",
+                    "to_move".to_string(),
+                    "to_move does not apply to othello moves: black moves first, and a side with no move passes, so the moves say whose turn it is",
+                ));
+            }
+            let value = read_position(moves, "moves", "invalid_moves", othello::MOVES_SHAPE)?;
+            let position = othello::Position::from_json_moves(&value).map_err(othello_error)?;
+            // The position was read from this value, so it is a string or
+            // an array of strings.
+            let list = match value {
+                Value::String(text) => MoveList::Squares(text),
+                Value::Array(items) => {
+                    MoveList::Names(items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+                }
+                _ => return Err(ApiError::invalid("invalid_moves", "moves".to_string(), othello::MOVES_SHAPE)),
+            };
+            Ok((position, Some(list)))
+        }
+        PositionField::Board(board) => {
+            let to_move = side_to_move(to_move)?;
+            let value = read_position(board, "board", "invalid_board", othello::BOARD_SHAPE)?;
+            let position = othello::Position::from_json_board(&value, to_move).map_err(othello_error)?;
+            Ok((position, None))
+        }
+    }
+}
+
+/// The side to move, `X` or `O` in either case, if given.
+fn side_to_move(to_move: Option<&RawValue>) -> Result<Option<Player>, ApiError> {
+    option::<String>(to_move, "to_move", "\"X\" or \"O\"")?
+        .map(|side| match side.as_str() {
+            "X" | "x" => Ok(Player::X),
+            "O" | "o" => Ok(Player::O),
+            _ => Err(ApiError::invalid(
+                "invalid_option",
+                "to_move".to_string(),
+                format!("to_move must be \"X\" or \"O\", not {side:?}"),
+            )),
+        })
+        .transpose()
+}
+
+/// An Othello error as a 422: a move that is malformed, illegal or after
+/// the end is `invalid_moves`; a board of the wrong shape or with an
+/// unknown symbol `invalid_board`; an empty centre square, which no game
+/// produces, `impossible_position`; a board without `to_move`
+/// `invalid_request`, and a `to_move` that is no side `invalid_option`.
+fn othello_error(error: OthelloError) -> ApiError {
+    let code = match error.kind {
+        ErrorKind::MalformedMove | ErrorKind::IllegalMove | ErrorKind::GameOver => "invalid_moves",
+        ErrorKind::BoardShape | ErrorKind::MalformedSquare => "invalid_board",
+        ErrorKind::EmptyCentre => "impossible_position",
+        ErrorKind::MissingSideToMove => "invalid_request",
+        ErrorKind::MalformedSideToMove => "invalid_option",
+    };
+    ApiError::invalid(code, error.field, error.message)
 }
 
 /// A Connect Four error as a 422: input that is not a position gets the code

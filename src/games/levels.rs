@@ -49,6 +49,18 @@ pub fn connect4(level: u8) -> Style {
     at(level, &DEPTH, &TEMPERATURE)
 }
 
+/// Othello: as Connect Four's, in the evaluation's points (about a
+/// hundredth of a disc: a move of mobility is 70, a corner 800); a score
+/// the search saw to the end counts its final disc difference as 100
+/// points a disc. No search reaches the end from the opening, so level 10
+/// is the engine's time budget, solving exactly once the end is in reach.
+pub fn othello(level: u8) -> Style {
+    const DEPTH: [Option<u32>; 10] =
+        [Some(1), Some(1), Some(2), Some(2), Some(3), Some(4), Some(5), Some(6), Some(8), None];
+    const TEMPERATURE: [f64; 10] = [400.0, 300.0, 250.0, 200.0, 150.0, 100.0, 75.0, 50.0, 25.0, 0.0];
+    at(level, &DEPTH, &TEMPERATURE)
+}
+
 /// A game tree: always searched whole (a depth limit needs every inner
 /// node's value); the temperature is a share of the spread between the
 /// best and the worst root move.
@@ -68,7 +80,7 @@ mod tests {
 
     #[test]
     fn level_10_is_full_strength_in_every_game() {
-        for style in [tictactoe(10), connect4(10), tree(10)] {
+        for style in [tictactoe(10), connect4(10), othello(10), tree(10)] {
             assert_eq!(style, Style { max_depth: None, temperature: 0.0 });
         }
     }
@@ -78,17 +90,18 @@ mod tests {
         let depths = |game: fn(u8) -> Style| (1..=MAX_LEVEL).map(|l| game(l).max_depth).collect::<Vec<_>>();
         let some = |d: &[u32]| d.iter().map(|&d| Some(d)).chain([None]).collect::<Vec<_>>();
         assert_eq!(depths(connect4), some(&[1, 2, 2, 3, 4, 5, 6, 8, 10]));
+        assert_eq!(depths(othello), some(&[1, 1, 2, 2, 3, 4, 5, 6, 8]));
         assert_eq!(depths(tictactoe), vec![None; 10]);
         assert_eq!(depths(tree), vec![None; 10]);
         // Temperatures fall to 0 at level 10.
-        for game in [tictactoe, connect4, tree] {
+        for game in [tictactoe, connect4, othello, tree] {
             assert!((1..MAX_LEVEL).all(|l| game(l).temperature > 0.0));
         }
     }
 
     #[test]
     fn weaker_levels_look_no_further_than_stronger_ones() {
-        for game in [tictactoe, connect4, tree] {
+        for game in [tictactoe, connect4, othello, tree] {
             for level in 2..=MAX_LEVEL {
                 let (weaker, stronger) = (game(level - 1).max_depth, game(level).max_depth);
                 assert!(stronger.is_none() || weaker.is_some_and(|w| Some(w) <= stronger), "level {level}");

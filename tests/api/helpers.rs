@@ -67,3 +67,44 @@ pub async fn post_best_move(body: &Value) -> TestResponse {
 pub async fn post_best_move_raw(body: impl Into<Body>) -> TestResponse {
     send(Method::POST, "/best-move", Some("application/json"), body).await
 }
+
+/// `POST /best-move` with `body`, asking for an event stream.
+pub fn streaming(body: &Value) -> Request<Body> {
+    Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "text/event-stream")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+/// The events of a whole stream, as (name, data) pairs.
+pub fn events(text: &str) -> Vec<(String, Value)> {
+    text.split("\n\n")
+        .filter(|block| !block.trim().is_empty())
+        .map(|block| {
+            let mut name = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(rest) = line.strip_prefix("event: ") {
+                    name = rest.to_string();
+                } else if let Some(rest) = line.strip_prefix("data: ") {
+                    data.push_str(rest);
+                }
+            }
+            (name, serde_json::from_str(&data).unwrap_or_else(|e| panic!("event data is JSON ({e}): {data}")))
+        })
+        .collect()
+}
+
+/// An answer with its timings blanked, to compare two runs. The engine's
+/// deepening has a share of the time budget, so how much work it did
+/// before the final solve can differ from run to run; its answer cannot.
+pub fn untimed(mut answer: Value) -> Value {
+    for report in ["minimax", "alphabeta", "engine"] {
+        answer[report]["elapsed_us"] = Value::Null;
+    }
+    for work in ["nodes", "table_hits", "iterations"] {
+        answer["engine"][work] = Value::Null;
+    }
+    answer
+}

@@ -11,6 +11,7 @@ mod fairness;
 mod helpers;
 mod levels;
 mod limits;
+mod othello;
 mod page;
 mod robustness;
 mod service;

@@ -12,45 +12,7 @@ use tower::ServiceExt;
 use bestmove::api::AppState;
 use bestmove::config::Config;
 
-fn streaming(body: &Value) -> Request<Body> {
-    Request::post("/best-move")
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::ACCEPT, "text/event-stream")
-        .body(Body::from(body.to_string()))
-        .unwrap()
-}
-
-/// The events of a whole stream, as (name, data) pairs.
-fn events(text: &str) -> Vec<(String, Value)> {
-    text.split("\n\n")
-        .filter(|block| !block.trim().is_empty())
-        .map(|block| {
-            let mut name = String::new();
-            let mut data = String::new();
-            for line in block.lines() {
-                if let Some(rest) = line.strip_prefix("event: ") {
-                    name = rest.to_string();
-                } else if let Some(rest) = line.strip_prefix("data: ") {
-                    data.push_str(rest);
-                }
-            }
-            (name, serde_json::from_str(&data).unwrap_or_else(|e| panic!("event data is JSON ({e}): {data}")))
-        })
-        .collect()
-}
-
-/// An answer with its timings blanked, to compare two runs. The engine's
-/// deepening has a share of the time budget, so how much work it did
-/// before the final solve can differ from run to run; its answer cannot.
-fn untimed(mut answer: Value) -> Value {
-    for report in ["minimax", "alphabeta", "engine"] {
-        answer[report]["elapsed_us"] = Value::Null;
-    }
-    for work in ["nodes", "table_hits", "iterations"] {
-        answer["engine"][work] = Value::Null;
-    }
-    answer
-}
+use crate::helpers::{events, streaming, untimed};
 
 #[tokio::test]
 async fn a_stream_reports_iterations_and_columns_then_ends_with_exactly_the_plain_answer() {
