@@ -1,15 +1,18 @@
-//! A game written with only the four methods `Game` requires, searched by
-//! plain minimax, alpha-beta and the engine.
+//! A game written with only its rules, searched by plain minimax,
+//! alpha-beta and the engine.
 //!
 //! Nim with one pile: each player takes 1, 2 or 3 stones, and whoever takes
 //! the last stone wins. A pile that is a multiple of 4 is lost for the side
-//! to move. The engine needs nothing more than the rules to be correct;
-//! the optional methods (a key for its table, the range of outcomes, move
-//! hints, tactics) are what make it fast, as `cargo run --example nim` shows.
+//! to move. The engine needs nothing more than the rules to be correct:
+//! `Game`'s three required methods, `Heuristics` with an evaluation of 0
+//! (the searches never stop before the end here), and `Solver` with every
+//! default. The optional methods (a key for its table, the range of
+//! outcomes, move hints, tactics) are what make it fast, as `cargo run
+//! --example nim` shows.
 //!
 //! `cargo run --example nim [PILE]` (default features not needed).
 
-use bestmove::search::{alpha_beta, engine, minimax, EngineOptions, Game, Limits, Table};
+use bestmove::search::{alpha_beta, engine, minimax, EngineOptions, Game, Heuristics, Limits, Solver, Table};
 
 /// One pile of stones, the side to move about to take some.
 #[derive(Clone, Copy, Debug)]
@@ -33,11 +36,15 @@ impl Game for Nim {
     fn play(&self, take: u8) -> Self {
         Nim { pile: self.pile - u32::from(take) }
     }
+}
 
+impl Heuristics for Nim {
     fn evaluate(&self) -> i64 {
         0
     }
 }
+
+impl Solver for Nim {}
 
 fn main() {
     let pile = std::env::args().nth(1).and_then(|p| p.parse().ok()).unwrap_or(25);

@@ -4,7 +4,9 @@
 //!
 //! The crate is layered so that data flows one way:
 //!
-//! - [`search`]: the shared core, generic over the [`search::Game`] trait:
+//! - [`search`]: the shared core, generic over a game's rules
+//!   ([`search::Game`]), its heuristics ([`search::Heuristics`]) and the
+//!   solver's exact knowledge of it ([`search::Solver`]):
 //!   [`search::minimax`], [`search::alpha_beta`] and [`search::engine`]
 //!   (move ordering, a transposition table, iterative deepening,
 //!   null-window solving, time budgets);

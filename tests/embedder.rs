@@ -1,9 +1,10 @@
-//! A game that implements only the four methods `Game` requires gets from
-//! the engine the same answers as from alpha-beta, for at most twice the
-//! positions: the optional methods make the engine fast, and leaving them
-//! out costs no cliff. (`examples/nim.rs` prints the three counts.)
+//! A game that implements only its rules (`Game`'s three required methods,
+//! `Heuristics` with an evaluation of 0, `Solver` with every default) gets
+//! from the engine the same answers as from alpha-beta, for at most twice
+//! the positions: the optional methods make the engine fast, and leaving
+//! them out costs no cliff. (`examples/nim.rs` prints the three counts.)
 
-use bestmove::search::{alpha_beta, engine, EngineOptions, Game, Limits, Table};
+use bestmove::search::{alpha_beta, engine, EngineOptions, Game, Heuristics, Limits, Solver, Table};
 
 /// Nim with one pile: take 1 to 3 stones; whoever takes the last one wins.
 #[derive(Clone, Copy)]
@@ -21,10 +22,15 @@ impl Game for Nim {
     fn play(&self, take: u8) -> Self {
         Nim(self.0 - u32::from(take))
     }
+}
+
+impl Heuristics for Nim {
     fn evaluate(&self) -> i64 {
         0
     }
 }
+
+impl Solver for Nim {}
 
 /// A random game tree, each node an index into shared storage.
 #[derive(Clone)]
@@ -59,10 +65,15 @@ impl Game for RandomTree<'_> {
             Node::Leaf(_) => unreachable!("no move from a leaf"),
         }
     }
+}
+
+impl Heuristics for RandomTree<'_> {
     fn evaluate(&self) -> i64 {
         0
     }
 }
+
+impl Solver for RandomTree<'_> {}
 
 /// A tree of up to `depth` levels, 1 to 4 children a node, leaves in
 /// -20..=20 (values for the side to move there).
@@ -77,7 +88,7 @@ fn random_tree(rng: &mut fastrand::Rng, depth: u32, nodes: &mut Vec<Node>) -> us
 }
 
 /// The engine's and alpha-beta's answers agree; returns their positions.
-fn both<G: Game>(root: &G, table: &mut Table) -> (u64, u64) {
+fn both<G: Solver>(root: &G, table: &mut Table) -> (u64, u64) {
     let pruned = alpha_beta(root, Limits::default()).unwrap();
     let solved = engine(root, Limits::default(), table, EngineOptions::default(), &mut |_| {}).unwrap();
     assert_eq!((solved.best_move, solved.score), (pruned.best_move, pruned.score));

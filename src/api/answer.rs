@@ -13,7 +13,7 @@ use crate::games::othello::{self, Endgame};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
     alpha_beta, choose, choose_softly, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult,
-    Game, Limits, NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Table, TieBreak,
+    Game, Limits, NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Solver, Table, TieBreak,
 };
 
 /// The engine's time budget when a request does not set `time_ms`.
@@ -448,7 +448,7 @@ fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
 /// Runs the engine with a deadline from the request's budget, reporting its
 /// iterations through `progress` in the answer's units.
 #[allow(clippy::too_many_arguments)]
-fn run_engine<G: Game>(
+fn run_engine<G: Solver>(
     game: &G,
     oracle: &impl Oracle<G>,
     request: &SearchRequest,
@@ -498,7 +498,7 @@ fn small_table(positions: u64) -> Table {
     Table::with_bytes((positions.saturating_mul(16) as usize).clamp(1 << 12, 16 << 20))
 }
 
-fn search_all<G: Game>(
+fn search_all<G: Solver>(
     game: &G,
     request: &SearchRequest,
     context: &Context<'_>,

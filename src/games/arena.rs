@@ -2,7 +2,7 @@
 //! anything that picks a move in a position (the engine at some depth, a
 //! random mover), and a match plays seeded openings once from each side.
 
-use crate::search::{engine, EngineOptions, Game, Limits, Table};
+use crate::search::{engine, EngineOptions, Game, Limits, Solver, Table};
 
 /// Picks a move in a position that is not over.
 pub trait Player<G: Game> {
@@ -18,7 +18,7 @@ pub struct AtDepth<'t> {
     pub table: &'t mut Table,
 }
 
-impl<G: Game> Player<G> for AtDepth<'_> {
+impl<G: Solver> Player<G> for AtDepth<'_> {
     fn pick(&mut self, position: &G) -> G::Move {
         let limits = Limits { max_depth: Some(self.depth), ..Limits::default() };
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };

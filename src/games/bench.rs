@@ -10,7 +10,7 @@
 use crate::games::connect4::Connect4;
 use crate::games::tictactoe::Position;
 use crate::games::tree::{Tree, TreeLimits};
-use crate::search::{alpha_beta, engine, minimax, EngineOptions, Game, Limits, Table};
+use crate::search::{alpha_beta, engine, minimax, EngineOptions, Game, Limits, Solver, Table};
 
 /// One search of the set and the positions it visited.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ fn tree_json(depth: u32, state: &mut u64) -> String {
 
 /// Runs the three searches on `game` (the engine scoring every root move),
 /// pushing each count.
-fn all_three<G: Game>(name: &str, game: &G, limits: Limits<'_>, table: &mut Table, out: &mut Vec<BenchSearch>) {
+fn all_three<G: Solver>(name: &str, game: &G, limits: Limits<'_>, table: &mut Table, out: &mut Vec<BenchSearch>) {
     let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
     let counts = [
         ("minimax", minimax(game, limits).map(|r| r.nodes)),

@@ -1,5 +1,7 @@
 //! The games bestmove can search: each turns caller input into a validated
-//! position and implements [`crate::search::Game`] for it.
+//! position and implements the search's traits for it
+//! ([`crate::search::Game`], [`crate::search::Heuristics`],
+//! [`crate::search::Solver`]).
 
 pub mod arena;
 pub mod bench;

@@ -6,7 +6,7 @@
 use std::fmt;
 
 use super::shorten;
-use crate::search::{Game, Tactics};
+use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -345,26 +345,30 @@ impl Game for TicTacToe {
         TicTacToe { me: self.opp, opp: self.me | 1 << mv }
     }
 
-    /// An undecided position is worth a draw.
-    fn evaluate(&self) -> i64 {
-        0
-    }
-
-    fn max_plies_hint(&self) -> usize {
-        (FULL & !(self.me | self.opp)).count_ones() as usize
-    }
-
-    /// Values are -1, 0 and +1.
-    fn small_values(&self) -> bool {
-        true
-    }
-
     /// The stones of the side to move and of the opponent decide all that
     /// follows, whoever they are.
     fn key(&self) -> Option<u64> {
         Some(self.me as u64 | (self.opp as u64) << 9)
     }
 
+    fn max_plies_hint(&self) -> usize {
+        (FULL & !(self.me | self.opp)).count_ones() as usize
+    }
+}
+
+impl Heuristics for TicTacToe {
+    /// An undecided position is worth a draw.
+    fn evaluate(&self) -> i64 {
+        0
+    }
+
+    /// Values are -1, 0 and +1.
+    fn small_values(&self) -> bool {
+        true
+    }
+}
+
+impl Solver for TicTacToe {
     fn value_range(&self) -> Option<(i64, i64)> {
         Some((-1, 1))
     }

@@ -13,7 +13,7 @@
 use std::fmt;
 
 use super::shorten;
-use crate::search::Game;
+use crate::search::{Game, Heuristics, Solver};
 
 /// How big a tree may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,6 +305,17 @@ impl Game for TreeGame<'_> {
         TreeGame { node: self.tree.kids[(node.first + mv) as usize], sign: -self.sign, ..*self }
     }
 
+    /// Every node is reached by one path only: its number is its key.
+    fn key(&self) -> Option<u64> {
+        Some(self.node as u64)
+    }
+
+    fn max_plies_hint(&self) -> usize {
+        self.tree.depth
+    }
+}
+
+impl Heuristics for TreeGame<'_> {
     /// The node's own `value`. [`Tree::game`] makes sure that every node a
     /// search to [`TreeGame::max_depth`] stops at has one. A search cut
     /// shallower or deeper (such as a shallow iteration used only to order
@@ -313,19 +324,13 @@ impl Game for TreeGame<'_> {
         self.sign * self.tree.nodes[self.node as usize].value
     }
 
-    fn max_plies_hint(&self) -> usize {
-        self.tree.depth
-    }
-
     fn small_values(&self) -> bool {
         self.tree.small_values
     }
-
-    /// Every node is reached by one path only: its number is its key.
-    fn key(&self) -> Option<u64> {
-        Some(self.node as u64)
-    }
 }
+
+/// A tree knows no more than its values: the engine's defaults.
+impl Solver for TreeGame<'_> {}
 
 /// One open container on the parser's stack.
 enum Frame {

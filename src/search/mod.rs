@@ -1,7 +1,63 @@
-//! The shared search core: the [`Game`] trait, the [`Score`] type, and the
-//! three searches over it: plain [`minimax`], [`alpha_beta`], and the
-//! [`engine`] (alpha-beta with move ordering, a transposition [`Table`],
-//! iterative deepening, null-window solving and a time budget).
+//! The shared search core: the traits a game implements, the [`Score`]
+//! type, and the three searches over them: plain [`minimax`],
+//! [`alpha_beta`], and the [`engine`] (alpha-beta with move ordering, a
+//! transposition [`Table`], iterative deepening, null-window solving and a
+//! time budget).
+//!
+//! A game is described in three layers, split by who knows what:
+//!
+//! - [`Game`]: the rules (the moves, the position after a move, the
+//!   outcome), and how the table tells positions and moves apart;
+//! - [`Heuristics`]: what guides a search but proves nothing (the value of
+//!   a line a depth limit cuts, a ranking of the moves), the least that
+//!   [`minimax`] and [`alpha_beta`] take;
+//! - [`Solver`]: the exact knowledge the [`engine`] prunes with (the range
+//!   of outcomes, tactics of the next two plies, symmetry), every method an
+//!   optional extension with an always-correct default.
+//!
+//! Exact knowledge from outside the game (an opening book, an endgame
+//! solver) is an [`Oracle`], handed to [`engine_with_oracle`] beside the
+//! position.
+//!
+//! A game with only its rules is searched correctly by all three searches:
+//! [`Heuristics`] with an evaluation of 0 and [`Solver`] with every default
+//! are enough, and the optional methods only make the searches faster.
+//!
+//! ```
+//! use bestmove::search::{alpha_beta, engine, EngineOptions, Game, Heuristics, Limits, Solver, Table};
+//!
+//! /// Nim with one pile: take 1 to 3 stones; whoever takes the last one wins.
+//! #[derive(Clone, Copy)]
+//! struct Nim(u32);
+//!
+//! impl Game for Nim {
+//!     type Move = u8;
+//!     type Moves = std::iter::Take<std::ops::RangeInclusive<u8>>;
+//!     fn outcome(&self) -> Option<i64> {
+//!         (self.0 == 0).then_some(-1) // the opponent took the last stone
+//!     }
+//!     fn moves(&self) -> Self::Moves {
+//!         (1..=3).take(self.0.min(3) as usize)
+//!     }
+//!     fn play(&self, take: u8) -> Self {
+//!         Nim(self.0 - u32::from(take))
+//!     }
+//! }
+//!
+//! impl Heuristics for Nim {
+//!     fn evaluate(&self) -> i64 {
+//!         0
+//!     }
+//! }
+//!
+//! impl Solver for Nim {}
+//!
+//! let mut table = Table::with_bytes(1 << 20);
+//! let solved = engine(&Nim(10), Limits::default(), &mut table, EngineOptions::default(), &mut |_| {})?;
+//! assert_eq!((solved.best_move, solved.score.value()), (Some(2), 1)); // leave 8
+//! assert_eq!(alpha_beta(&Nim(10), Limits::default())?.score, solved.score);
+//! # Ok::<(), bestmove::search::Cancelled>(())
+//! ```
 //!
 //! Nothing here knows about HTTP, JSON or a particular game. Every search is
 //! negamax: scores are always from the point of view of the side to move, and
@@ -28,17 +84,27 @@ pub use table::Table;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// A two-player, zero-sum, perfect-information game, seen from one position.
+/// The rules of a two-player, zero-sum, perfect-information game, seen from
+/// one position: all that [`minimax`] needs besides a static value for the
+/// lines a depth limit cuts ([`Heuristics`]), and the base of the engine's
+/// [`Solver`].
 ///
-/// This is all a search sees. Positions are small values that are cheap to
-/// copy; [`Game::play`] returns the position after a move instead of mutating,
-/// so the search never has to undo anything.
+/// Positions are small values that are cheap to copy; [`Game::play`]
+/// returns the position after a move instead of mutating, so the search
+/// never has to undo anything.
 ///
 /// Contract the searches rely on:
-/// - every value (from [`Game::outcome`] and [`Game::evaluate`]) is from the
-///   point of view of the side to move, and is never `i64::MIN`, so it can
-///   always be negated;
+/// - every value (from [`Game::outcome`] and [`Heuristics::evaluate`]) is
+///   from the point of view of the side to move, and is never `i64::MIN`,
+///   so it can always be negated;
 /// - a position that is not over has at least one legal move.
+///
+/// Besides the three rules, the methods with defaults make the engine
+/// fast without changing an answer: [`Game::key`] turns its transposition
+/// table on, the greatest speed-up of all (iterative deepening, null-window
+/// solving and move ordering all reuse what the table keeps); and
+/// [`Game::key_after`] gives a child's key without building the child, for
+/// the table look-ups made ahead of searching the children.
 pub trait Game: Clone {
     /// A move, as small as the game allows (a cell index, a child index).
     type Move: Copy + PartialEq + std::fmt::Debug + Into<u64>;
@@ -56,21 +122,22 @@ pub trait Game: Clone {
     /// The position after `mv`, with the other side to move.
     fn play(&self, mv: Self::Move) -> Self;
 
-    /// A static estimate for a position that is not over, used when a depth
-    /// limit stops the search before the end of a line, as a value like
-    /// [`Game::outcome`]'s (a game tree's inner node's own value, say).
-    /// A game whose outcomes are few (win, draw, loss) returns 0 here and
-    /// gives its heuristic as [`Game::evaluation`].
-    fn evaluate(&self) -> i64;
+    /// A number that tells this position apart from every other position
+    /// the search can meet, for the engine's transposition table. `None`
+    /// (the default) leaves the table unused.
+    fn key(&self) -> Option<u64> {
+        None
+    }
 
-    /// A heuristic estimate, in the game's own points (positive favours the
-    /// side to move, at most [`MAX_EVALUATION`] either way), of a position
-    /// that is not over, for a search cut by a depth limit or a budget
-    /// where [`Game::evaluate`] is 0. It ranks below every win and above
-    /// every loss ([`Score::evaluation`]), so a forced result within the
-    /// horizon always outweighs it. The default, 0, knows nothing.
-    fn evaluation(&self) -> i32 {
-        0
+    /// The [`Game::key`] of the position after `mv`, which a game may
+    /// compute without making the position (from the key, or the move's
+    /// bits alone). The engine asks for its children's keys to fetch their
+    /// table entries into the cache before searching them, and where many
+    /// plies are left to look for a child whose entry settles the position
+    /// at once. The default plays the move and asks the child.
+    #[inline(always)]
+    fn key_after(&self, mv: Self::Move) -> Option<u64> {
+        self.play(mv).key()
     }
 
     /// An upper bound on the plies left in any line from here, if known. Only
@@ -79,25 +146,85 @@ pub trait Game: Clone {
     fn max_plies_hint(&self) -> usize {
         16
     }
+}
 
-    /// True when every value anywhere below this position lies within
-    /// `-(2^31 - 1) ..= 2^31 - 1`. The search then packs its scores into 64
-    /// bits instead of 128, which is faster; a game that says so wrongly gets
-    /// wrong scores, so the default is false.
+/// What guides a search but proves nothing: the value of a line cut by a
+/// depth limit, and the order moves are tried in. What [`minimax`] and
+/// [`alpha_beta`] need beyond the rules.
+///
+/// A game with nothing to say here gives [`Heuristics::evaluate`] as 0
+/// (every cut line a draw) and keeps every default, as the
+/// [module's example](crate::search) does.
+///
+/// A better estimate ([`Heuristics::evaluation`]) makes a search cut by a
+/// depth or a budget play better; a better ranking of the moves
+/// ([`Heuristics::rank_moves`]) makes the engine's alpha-beta cut sooner,
+/// and so faster. Neither changes a score the engine proves.
+/// [`Heuristics::small_values`] is the one promise here, about the size of
+/// the values: it lets every search hold its scores in 64 bits instead of
+/// 128.
+pub trait Heuristics: Game {
+    /// A static estimate for a position that is not over, used when a depth
+    /// limit stops the search before the end of a line, as a value like
+    /// [`Game::outcome`]'s (a game tree's inner node's own value, say).
+    /// A game whose outcomes are few (win, draw, loss) returns 0 here and
+    /// gives its heuristic as [`Heuristics::evaluation`].
+    fn evaluate(&self) -> i64;
+
+    /// A heuristic estimate, in the game's own points (positive favours the
+    /// side to move, at most [`MAX_EVALUATION`] either way), of a position
+    /// that is not over, for a search cut by a depth limit or a budget
+    /// where [`Heuristics::evaluate`] is 0. It ranks below every win and
+    /// above every loss ([`Score::evaluation`]), so a forced result within
+    /// the horizon always outweighs it. The default, 0, knows nothing.
+    fn evaluation(&self) -> i32 {
+        0
+    }
+
+    /// True when every value anywhere below this position (of
+    /// [`Game::outcome`] and [`Heuristics::evaluate`]) lies within
+    /// `-(2^31 - 1) ..= 2^31 - 1`. The searches then pack their scores into
+    /// 64 bits instead of 128, which is faster; a game that says so wrongly
+    /// gets wrong scores, so the default is false.
     fn small_values(&self) -> bool {
         false
     }
 
-    /// A number that tells this position apart from every other position
-    /// the search can meet, for the engine's transposition table. `None`
-    /// (the default) leaves the table unused.
-    fn key(&self) -> Option<u64> {
-        None
+    /// Raises the hints [`Solver::engine_moves`] wrote for `moves` by what
+    /// costs more to know (the replies each move leaves, say). The engine
+    /// asks only when it needs more than the transposition table's move: a
+    /// position whose table move settles it never pays for it. The default
+    /// adds nothing.
+    fn rank_moves(&self, moves: &mut [(Self::Move, i32)]) {
+        let _ = moves;
     }
+}
 
+/// The solver's exact knowledge of a game: what the [`engine`] needs beyond
+/// the rules and the heuristics, every method an optional extension whose
+/// default is always correct, only slower. A game with nothing to add
+/// writes `impl Solver for MyGame {}`.
+///
+/// Unlike a [`Heuristics`] method, each of these is a claim the engine
+/// prunes with: a wrong one gives wrong scores. What each makes faster:
+/// - [`Solver::value_range`] (with [`Solver::last_mover_wins`]): the
+///   engine solves by null-window bisection over the few possible
+///   outcomes, each test a search with an empty window that prunes far
+///   more than a full one; for a game of many outcomes (disc differences),
+///   principal variation search instead. Without it, plain full-window
+///   alpha-beta.
+/// - [`Solver::engine_moves`] (and [`Solver::engine_moves_after_safe`]):
+///   ordering hints for every move, and [`Tactics`], what the game sees at
+///   a glance of the next two plies: a win at once ends a position's
+///   search, a position lost at once needs none, and moves that hand the
+///   opponent a win at once are never searched.
+/// - [`Solver::outcome_after_quiet_move`]: a cheaper end-of-game test
+///   where no win at once is possible.
+/// - [`Solver::twin`]: a symmetric position's twin moves are scored once.
+pub trait Solver: Heuristics {
     /// The least and the greatest value an outcome can have, when the game
-    /// knows them; [`Game::evaluate`] must lie strictly between the two.
-    /// The engine then narrows its windows and solves by null-window
+    /// knows them; [`Heuristics::evaluate`] must lie strictly between the
+    /// two. The engine then narrows its windows and solves by null-window
     /// bisection. `None` (the default) says nothing.
     fn value_range(&self) -> Option<(i64, i64)> {
         None
@@ -112,39 +239,6 @@ pub trait Game: Clone {
         false
     }
 
-    /// [`Game::outcome`] for a position reached by a move that
-    /// [`Game::engine_moves`] said does not win at once, which a game may
-    /// answer faster. The default asks [`Game::outcome`].
-    fn outcome_after_quiet_move(&self) -> Option<i64> {
-        self.outcome()
-    }
-
-    /// Raises the hints [`Game::engine_moves`] wrote for `moves` by what
-    /// costs more to know. The engine asks only when it needs more than the
-    /// transposition table's move: a position whose table move settles it
-    /// never pays for it. The default adds nothing.
-    fn rank_moves(&self, moves: &mut [(Self::Move, i32)]) {
-        let _ = moves;
-    }
-
-    /// A move whose score equals `mv`'s in this position because the
-    /// position is symmetric (a Connect Four board that is its own mirror
-    /// image, say), other than `mv` itself. The engine scores only one of
-    /// the two. The default knows no symmetry.
-    fn twin(&self, mv: Self::Move) -> Option<Self::Move> {
-        let _ = mv;
-        None
-    }
-
-    /// [`Game::engine_moves`] for a position reached by a move that
-    /// [`Game::engine_moves`] wrote under [`Tactics::Safe`]: the side to move
-    /// is known to have no win at once, so the game need not look for one
-    /// (and must not answer [`Tactics::Win`]). The default asks
-    /// [`Game::engine_moves`].
-    fn engine_moves_after_safe(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
-        self.engine_moves(out)
-    }
-
     /// The moves the engine searches, written to `out` (empty on entry) with
     /// an ordering hint each (higher is tried first), and what the game can
     /// tell at a glance about the next two plies (see [`Tactics`]).
@@ -154,6 +248,31 @@ pub trait Game: Clone {
     fn engine_moves(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
         out.extend(self.moves().map(|mv| (mv, 0)));
         Tactics::Unknown
+    }
+
+    /// [`Solver::engine_moves`] for a position reached by a move that
+    /// [`Solver::engine_moves`] wrote under [`Tactics::Safe`]: the side to
+    /// move is known to have no win at once, so the game need not look for
+    /// one (and must not answer [`Tactics::Win`]). The default asks
+    /// [`Solver::engine_moves`].
+    fn engine_moves_after_safe(&self, out: &mut Vec<(Self::Move, i32)>) -> Tactics<Self::Move> {
+        self.engine_moves(out)
+    }
+
+    /// [`Game::outcome`] for a position reached by a move that
+    /// [`Solver::engine_moves`] said does not win at once, which a game may
+    /// answer faster. The default asks [`Game::outcome`].
+    fn outcome_after_quiet_move(&self) -> Option<i64> {
+        self.outcome()
+    }
+
+    /// A move whose score equals `mv`'s in this position because the
+    /// position is symmetric (a Connect Four board that is its own mirror
+    /// image, say), other than `mv` itself. The engine scores only one of
+    /// the two. The default knows no symmetry.
+    fn twin(&self, mv: Self::Move) -> Option<Self::Move> {
+        let _ = mv;
+        None
     }
 }
 
@@ -222,7 +341,7 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
 
 /// What a game can tell at a glance about a position's next two plies, for
 /// the engine to prune with. "Wins" and "loses" here mean the greatest and
-/// the least value of [`Game::value_range`], and every claim must be exact.
+/// the least value of [`Solver::value_range`], and every claim must be exact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tactics<M> {
     /// Nothing is known: the moves written are every legal move.
@@ -239,11 +358,11 @@ pub enum Tactics<M> {
 }
 
 /// The score of a position that is not over where the search stops at
-/// `ply`: its [`Game::evaluate`] value, or when that is 0, its
-/// [`Game::evaluation`] in the band between every loss and every win. Every
+/// `ply`: its [`Heuristics::evaluate`] value, or when that is 0, its
+/// [`Heuristics::evaluation`] in the band between every loss and every win. Every
 /// search scores a cut line this one way.
 #[inline(always)]
-fn cut_score<G: Game, S: Packed>(pos: &G, ply: u32) -> S {
+fn cut_score<G: Heuristics, S: Packed>(pos: &G, ply: u32) -> S {
     match pos.evaluate() {
         0 => S::evaluation(pos.evaluation()),
         value => S::new(value, ply),
@@ -316,17 +435,17 @@ impl std::error::Error for Cancelled {}
 /// Plain minimax (negamax form): visits every position in the game tree below
 /// the root (down to the depth limit) and returns the exact score of every
 /// root move.
-pub fn minimax<G: Game>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
+pub fn minimax<G: Heuristics>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
     search::<G, false>(root, limits)
 }
 
 /// Alpha-beta: the same score and best move as [`minimax`], found by skipping
 /// lines that cannot change the result, so it never visits more positions.
-pub fn alpha_beta<G: Game>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
+pub fn alpha_beta<G: Heuristics>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
     search::<G, true>(root, limits)
 }
 
-fn search<G: Game, const PRUNE: bool>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
+fn search<G: Heuristics, const PRUNE: bool>(root: &G, limits: Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled> {
     if root.small_values() {
         Searcher::new(root, limits).run::<G, SmallScore, PRUNE>(root)
     } else {
@@ -373,7 +492,10 @@ impl<'a, M: Copy> Searcher<'a, M> {
         }
     }
 
-    fn run<G: Game<Move = M>, S: Packed, const PRUNE: bool>(mut self, root: &G) -> Result<SearchResult<M>, Cancelled> {
+    fn run<G: Heuristics<Move = M>, S: Packed, const PRUNE: bool>(
+        mut self,
+        root: &G,
+    ) -> Result<SearchResult<M>, Cancelled> {
         let started = Instant::now();
         self.nodes = 1;
         let score = match self.leaf::<G, S>(root, 0) {
@@ -416,7 +538,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
     /// The score of a position where the search stops (the game is over,
     /// or the depth limit is reached at `ply`), or `None` if it goes on.
     #[inline(always)]
-    fn leaf<G: Game<Move = M>, S: Packed>(&mut self, pos: &G, ply: usize) -> Option<S> {
+    fn leaf<G: Heuristics<Move = M>, S: Packed>(&mut self, pos: &G, ply: usize) -> Option<S> {
         match pos.outcome() {
             Some(value) => Some(S::new(value, ply as u32)),
             None if ply == self.depth => {
@@ -431,7 +553,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
     /// has visited it and checked). One body serves both algorithms:
     /// `PRUNE` turns plain negamax into fail-soft alpha-beta, and `ROOT`
     /// records every root move's score.
-    fn node<G: Game<Move = M>, S: Packed, const PRUNE: bool, const ROOT: bool>(
+    fn node<G: Heuristics<Move = M>, S: Packed, const PRUNE: bool, const ROOT: bool>(
         &mut self,
         pos: &G,
         ply: usize,

@@ -1,7 +1,7 @@
 //! The Connect Four state the searches play through.
 
 use super::{CELLS, HEIGHT, WIDTH};
-use crate::search::{Game, Tactics};
+use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// One bit at the bottom of every column.
 const BOTTOM: u64 = {
@@ -185,12 +185,6 @@ impl Game for Connect4 {
         }
     }
 
-    /// The mover did not make four: only a full board ends the game.
-    #[inline(always)]
-    fn outcome_after_quiet_move(&self) -> Option<i64> {
-        (self.mask == BOARD).then_some(0)
-    }
-
     #[inline(always)]
     fn moves(&self) -> Columns {
         Columns(self.playable())
@@ -202,7 +196,20 @@ impl Game for Connect4 {
         Connect4 { current: self.current ^ self.mask, mask: self.mask | cell }
     }
 
-    /// Outcomes are -1, 0 and +1: the estimate is [`Game::evaluation`].
+    /// Stones of the side to move plus all stones: the spare bit above each
+    /// column's top stone marks its height, so no two positions share a key.
+    #[inline(always)]
+    fn key(&self) -> Option<u64> {
+        Some(self.current + self.mask)
+    }
+
+    fn max_plies_hint(&self) -> usize {
+        (CELLS - self.stones()) as usize
+    }
+}
+
+impl Heuristics for Connect4 {
+    /// Outcomes are -1, 0 and +1: the estimate is [`Heuristics::evaluation`].
     fn evaluate(&self) -> i64 {
         0
     }
@@ -215,22 +222,35 @@ impl Game for Connect4 {
         evaluation(self.current, self.current ^ self.mask, self.mask)
     }
 
-    fn max_plies_hint(&self) -> usize {
-        (CELLS - self.stones()) as usize
-    }
-
     /// Values are -1, 0 and +1.
     fn small_values(&self) -> bool {
         true
     }
 
-    /// Stones of the side to move plus all stones: the spare bit above each
-    /// column's top stone marks its height, so no two positions share a key.
-    #[inline(always)]
-    fn key(&self) -> Option<u64> {
-        Some(self.current + self.mask)
+    /// Moves that leave the side to move more winning cells first: eight
+    /// points a cell and four more for one on a row of the mover's parity
+    /// (odd rows for the first player, even for the second), over the
+    /// centre-first order of `engine_moves`; eight points fewer for a move
+    /// just under one of the mover's own winning cells, which it would hand
+    /// to the opponent to block. (On the 16 positions of 9 to 11 stones of
+    /// `scripts/connect4-compare.sh` with seed 1, the threat count alone
+    /// took 117.4 M positions, this order 104.8 M.)
+    #[inline]
+    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
+        let good = if self.mask.count_ones().is_multiple_of(2) { ODD_ROWS } else { EVEN_ROWS };
+        let mine = winning_cells(self.current, self.mask);
+        for (column, hint) in moves {
+            let landing = self.landing(*column);
+            let threats = winning_cells(self.current | landing, self.mask);
+            *hint += threats.count_ones() as i32 * 8 + (threats & good).count_ones() as i32 * 4;
+            if (landing << 1) & mine != 0 {
+                *hint -= 8;
+            }
+        }
     }
+}
 
+impl Solver for Connect4 {
     fn value_range(&self) -> Option<(i64, i64)> {
         Some((-1, 1))
     }
@@ -261,7 +281,7 @@ impl Game for Connect4 {
         self.engine_moves_after_safe(out)
     }
 
-    /// [`Game::engine_moves`] without the look for a win at once.
+    /// [`Solver::engine_moves`] without the look for a win at once.
     #[inline(always)]
     fn engine_moves_after_safe(&self, out: &mut Vec<(u8, i32)>) -> Tactics<u8> {
         debug_assert_eq!(winning_cells(self.current, self.mask) & self.playable(), 0);
@@ -287,26 +307,10 @@ impl Game for Connect4 {
         Tactics::Safe
     }
 
-    /// Moves that leave the side to move more winning cells first: eight
-    /// points a cell and four more for one on a row of the mover's parity
-    /// (odd rows for the first player, even for the second), over the
-    /// centre-first order of `engine_moves`; eight points fewer for a move
-    /// just under one of the mover's own winning cells, which it would hand
-    /// to the opponent to block. (On the 16 positions of 9 to 11 stones of
-    /// `scripts/connect4-compare.sh` with seed 1, the threat count alone
-    /// took 117.4 M positions, this order 104.8 M.)
-    #[inline]
-    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
-        let good = if self.mask.count_ones().is_multiple_of(2) { ODD_ROWS } else { EVEN_ROWS };
-        let mine = winning_cells(self.current, self.mask);
-        for (column, hint) in moves {
-            let landing = self.landing(*column);
-            let threats = winning_cells(self.current | landing, self.mask);
-            *hint += threats.count_ones() as i32 * 8 + (threats & good).count_ones() as i32 * 4;
-            if (landing << 1) & mine != 0 {
-                *hint -= 8;
-            }
-        }
+    /// The mover did not make four: only a full board ends the game.
+    #[inline(always)]
+    fn outcome_after_quiet_move(&self) -> Option<i64> {
+        (self.mask == BOARD).then_some(0)
     }
 }
 

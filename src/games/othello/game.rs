@@ -4,7 +4,7 @@
 use super::evaluation::{self, CORNERS};
 use super::rules::{final_score, flips, legal_moves};
 use super::{PASS, SQUARES};
-use crate::search::{Game, Tactics};
+use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// An Othello position as two bitboards (see the module map): the discs
 /// of the side to move and the opponent's. Colours do not matter to the
@@ -183,7 +183,19 @@ impl Game for Othello {
         Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << mv }
     }
 
-    /// Outcomes are disc differences: the estimate is [`Game::evaluation`].
+    #[inline(always)]
+    fn key(&self) -> Option<u64> {
+        Some(hash(self.me, self.op))
+    }
+
+    /// One ply per empty square (and one more for a pass, which is rare).
+    fn max_plies_hint(&self) -> usize {
+        self.empties() as usize + 1
+    }
+}
+
+impl Heuristics for Othello {
+    /// Outcomes are disc differences: the estimate is [`Heuristics::evaluation`].
     fn evaluate(&self) -> i64 {
         0
     }
@@ -194,21 +206,28 @@ impl Game for Othello {
         evaluation::evaluate(self.me, self.op)
     }
 
-    /// One ply per empty square (and one more for a pass, which is rare).
-    fn max_plies_hint(&self) -> usize {
-        self.empties() as usize + 1
-    }
-
     /// Scores are within ±64.
     fn small_values(&self) -> bool {
         true
     }
 
-    #[inline(always)]
-    fn key(&self) -> Option<u64> {
-        Some(hash(self.me, self.op))
+    /// Fastest-first: moves that leave the opponent the fewest replies
+    /// (corners counting double) first, over the square and parity hints.
+    #[inline]
+    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
+        for (mv, hint) in moves {
+            if *mv >= PASS {
+                continue;
+            }
+            let child = self.play(*mv);
+            let replies = child.legal_squares();
+            *hint -= MOBILITY_HINT * replies.count_ones() as i32
+                + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
+        }
     }
+}
 
+impl Solver for Othello {
     fn value_range(&self) -> Option<(i64, i64)> {
         Some((-64, 64))
     }
@@ -232,21 +251,6 @@ impl Game for Othello {
             out.push((square as u8, SQUARE_HINTS[square as usize] + parity));
         }
         Tactics::Unknown
-    }
-
-    /// Fastest-first: moves that leave the opponent the fewest replies
-    /// (corners counting double) first, over the square and parity hints.
-    #[inline]
-    fn rank_moves(&self, moves: &mut [(u8, i32)]) {
-        for (mv, hint) in moves {
-            if *mv >= PASS {
-                continue;
-            }
-            let child = self.play(*mv);
-            let replies = child.legal_squares();
-            *hint -= MOBILITY_HINT * replies.count_ones() as i32
-                + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
-        }
     }
 }
 

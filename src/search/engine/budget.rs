@@ -16,7 +16,7 @@ pub(super) enum Stop {
     Cancelled,
 }
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// Runs `work` with at most `positions` more positions (`u64::MAX`:
     /// no allowance). A spent allowance stops `work` only: the search goes
     /// on after it.

@@ -25,7 +25,7 @@ const ASPIRATION: i32 = 64;
 /// the deadline, its work lost.
 const SOFT_SHARE: (u32, u32) = (1, 2);
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// Runs the heuristic driver on `root`, a position that is not over,
     /// into `result`.
     pub(super) fn run_heuristic(

@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// The line of an iteration just finished at `limit` with `score`, and
     /// `complete` when no line of it was cut.
     pub(super) fn iteration_line(&mut self, root: &G, score: S, limit: u32, complete: bool) -> Vec<G::Move> {

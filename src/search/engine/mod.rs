@@ -1,10 +1,11 @@
 //! The engine: alpha-beta made fast by everything the game can tell it.
 //!
-//! - **Move ordering**: the game's hint ([`Game::engine_moves`]), with the
+//! - **Move ordering**: the game's hint ([`Solver::engine_moves`]), with the
 //!   transposition table's best move first; the game's costlier ranking
-//!   ([`Game::rank_moves`]) only when the table's move does not settle the
-//!   position. The children's table entries are fetched into the cache
-//!   before they are searched.
+//!   ([`super::Heuristics::rank_moves`]) only when the table's move does not
+//!   settle the position. The children's table
+//!   entries are fetched into the cache before they are searched, by their
+//!   keys ([`Game::key_after`]).
 //! - **Pruning the game vouches for** ([`Tactics`]): a move that wins at
 //!   once ends the search of a position; a position where every move lets
 //!   the opponent win at once is lost; moves that let the opponent win at
@@ -20,7 +21,7 @@
 //!   moves by the last one's table, until an iteration sees every line to
 //!   its end or the time budget runs out (the first iteration always
 //!   finishes).
-//! - **Null-window bisection** ([`Game::value_range`]): the score is found
+//! - **Null-window bisection** ([`Solver::value_range`]): the score is found
 //!   by asking "is it at least `s`?" for scores `s` that halve the range of
 //!   possible scores (value, and ply of the end), each question a search
 //!   with an empty window that prunes far more than a full one.
@@ -53,7 +54,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, Score, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, Score, Solver, Tactics};
 
 mod budget;
 mod heuristic;
@@ -176,7 +177,7 @@ pub struct RootMoveReport<M> {
 /// `limits.cancel` abandons the search altogether. `table` is cleared
 /// logically (not wiped) before use. `progress` hears of every finished
 /// iteration.
-pub fn engine<G: Game>(
+pub fn engine<G: Solver>(
     root: &G,
     limits: Limits<'_>,
     table: &mut Table,
@@ -188,7 +189,7 @@ pub fn engine<G: Game>(
 
 /// [`engine`], consulting `oracle` (an opening book, say) for the exact
 /// score of the positions it knows, when the search goes to the end.
-pub fn engine_with_oracle<G: Game, O: Oracle<G>>(
+pub fn engine_with_oracle<G: Solver, O: Oracle<G>>(
     root: &G,
     oracle: &O,
     limits: Limits<'_>,
@@ -215,7 +216,7 @@ const FIRST_SCORING_SHARE: u32 = 8;
 /// The longest principal variation written.
 const MAX_LINE: usize = 4096;
 
-struct Engine<'a, G: Game, S, O> {
+struct Engine<'a, G: Solver, S, O> {
     /// Exact scores from outside the search.
     oracle: &'a O,
     table: Option<&'a mut Table>,
@@ -257,7 +258,7 @@ struct Engine<'a, G: Game, S, O> {
     scout: bool,
 }
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     fn new(root: &G, oracle: &'a O, limits: Limits<'a>, table: &'a mut Table) -> Self {
         let keyed = root.key().is_some();
         if keyed {

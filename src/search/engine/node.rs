@@ -11,7 +11,7 @@ use super::*;
 /// that the searches it saves are large.
 const CHILD_CUT_PLIES: usize = 16;
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// The depth the table records for a search with `left` plies to go:
     /// `None` when it cannot record it.
     #[inline(always)]
@@ -288,7 +288,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let left = self.limit.saturating_sub(ply + 1);
         let depth = self.depth_code(left);
         for &(mv, _) in moves {
-            let Some(key) = pos.play(mv).key() else { continue };
+            let Some(key) = pos.key_after(mv) else { continue };
             let Some(hit) = table.probe(key) else { continue };
             if !usable(&hit, depth) || hit.bound == Bound::Lower {
                 continue;
@@ -312,7 +312,7 @@ impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     pub(super) fn prefetch_children(&self, pos: &G, moves: &[(G::Move, i32)]) {
         if let Some(table) = self.table.as_deref() {
             for &(mv, _) in moves {
-                if let Some(key) = pos.play(mv).key() {
+                if let Some(key) = pos.key_after(mv) {
                     table.prefetch(key);
                 }
             }

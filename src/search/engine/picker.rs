@@ -3,7 +3,7 @@
 
 use super::*;
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     #[inline(always)]
     pub(super) fn take_buffer(&mut self, ply: u32) -> Vec<(G::Move, i32)> {
         let ply = ply as usize;

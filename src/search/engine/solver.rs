@@ -20,7 +20,7 @@ const FIRST_ALLOWANCE: u64 = 1 << 14;
 pub(super) struct RootScoring<G: Game, S> {
     pub(super) moves: Vec<EngineMove<G::Move>>,
     pub(super) children: Vec<G>,
-    /// For a move whose score is its twin's (see [`Game::twin`]), the twin.
+    /// For a move whose score is its twin's (see [`Solver::twin`]), the twin.
     pub(super) twins: Vec<Option<usize>>,
     /// What is proven of each move's score: at least, at most.
     pub(super) bounds: Vec<(S, S)>,
@@ -46,7 +46,7 @@ impl<G: Game, S: Packed> RootScoring<G, S> {
     }
 }
 
-impl<'a, G: Game, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
+impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// Narrows the bounds `(low, high)` on a root move's score (the move to
     /// `child`) with the question "is it at least `t`?"; a move whose score
     /// the game tells at once gets it exactly. `cut` learns of lines cut by
