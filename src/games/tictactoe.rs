@@ -346,7 +346,7 @@ impl Game for TicTacToe {
     }
 
     /// The stones of the side to move and of the opponent decide all that
-    /// follows, whoever they are.
+    /// follows, whoever they are: 18 bits.
     fn key(&self) -> Option<u64> {
         Some(self.me as u64 | (self.opp as u64) << 9)
     }

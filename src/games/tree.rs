@@ -305,7 +305,8 @@ impl Game for TreeGame<'_> {
         TreeGame { node: self.tree.kids[(node.first + mv) as usize], sign: -self.sign, ..*self }
     }
 
-    /// Every node is reached by one path only: its number is its key.
+    /// Every node is reached by one path only: its number (below 2^32) is
+    /// its key.
     fn key(&self) -> Option<u64> {
         Some(self.node as u64)
     }

@@ -102,9 +102,11 @@ use std::time::{Duration, Instant};
 /// Besides the three rules, the methods with defaults make the engine
 /// fast without changing an answer: [`Game::key`] turns its transposition
 /// table on, the greatest speed-up of all (iterative deepening, null-window
-/// solving and move ordering all reuse what the table keeps); and
+/// solving and move ordering all reuse what the table keeps);
 /// [`Game::key_after`] gives a child's key without building the child, for
-/// the table look-ups made ahead of searching the children.
+/// the table look-ups made ahead of searching the children; and
+/// [`Game::move_index`] numbers the moves for the table, whose best move is
+/// tried first.
 pub trait Game: Clone {
     /// A move, as small as the game allows (a cell index, a child index).
     type Move: Copy + PartialEq + std::fmt::Debug + Into<u64>;
@@ -125,6 +127,12 @@ pub trait Game: Clone {
     /// A number that tells this position apart from every other position
     /// the search can meet, for the engine's transposition table. `None`
     /// (the default) leaves the table unused.
+    ///
+    /// The table keeps and compares only the low 56 bits of a key (the bits
+    /// above hold part of the stored move), so keys must differ there: a
+    /// key below 2^56 (a bitboard encoding, a node number) is used whole,
+    /// and a good 64-bit hash still tells positions apart by its low 56
+    /// bits.
     fn key(&self) -> Option<u64> {
         None
     }
@@ -138,6 +146,18 @@ pub trait Game: Clone {
     #[inline(always)]
     fn key_after(&self, mv: Self::Move) -> Option<u64> {
         self.play(mv).key()
+    }
+
+    /// The number under which the transposition table keeps `mv` as a
+    /// position's best move, tried first when the position is met again.
+    /// Distinct legal moves of a position must have distinct indices.
+    /// `None`, or `u16::MAX` (which the table keeps for "no move"), stores
+    /// no move for it: the position is then ordered by the game's hints
+    /// alone, never by a wrong move. The default is the move's
+    /// [`Into<u64>`] number, when it fits in 16 bits.
+    #[inline(always)]
+    fn move_index(mv: Self::Move) -> Option<u16> {
+        u16::try_from(mv.into()).ok()
     }
 
     /// An upper bound on the plies left in any line from here, if known. Only

@@ -1,5 +1,11 @@
 //! The engine's transposition table: a fixed-size store of what earlier
 //! searches proved about positions, keyed by the game's own key.
+//!
+//! An entry keeps the low 56 bits of the key ([`Game::key`](super::Game::key)
+//! says keys must differ there) and a 16-bit move index
+//! ([`Game::move_index`](super::Game::move_index)): the move's low byte has
+//! a field of its own, its high byte the key word's top 8 bits, so an entry
+//! stays 16 bytes, four to a cache line.
 
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,10 +22,12 @@ pub(super) enum Bound {
 #[derive(Clone, Copy, Default)]
 #[repr(C)]
 struct Entry {
+    /// The low `KEY_BITS` bits of the position's key, and above them the
+    /// high byte of the best move's index.
     key: u64,
     /// The score, relative to the position (see `Packed::to_table`).
     score: i32,
-    /// The best move found, as the game numbers it, or `NO_MOVE`.
+    /// The low byte of the best move's index (see `Entry::mv`).
     mv: u8,
     /// Plies searched below the position; `UNLIMITED` for a search to the end.
     depth: u8,
@@ -29,13 +37,36 @@ struct Entry {
     work: u8,
 }
 
+impl Entry {
+    /// True when the entry holds `key`: their low `KEY_BITS` bits agree.
+    #[inline(always)]
+    fn holds(&self, key: u64) -> bool {
+        (self.key ^ key) & KEY_MASK == 0
+    }
+
+    /// The best move found, as the game indexes it
+    /// ([`Game::move_index`](super::Game::move_index)), or `NO_MOVE`.
+    #[inline(always)]
+    fn mv(&self) -> u16 {
+        ((self.key >> KEY_BITS) as u16) << 8 | u16::from(self.mv)
+    }
+}
+
+// Four entries to a cache line.
+const _: () = assert!(std::mem::size_of::<Entry>() == 16);
+
+/// The bits of a key an entry keeps and compares; the bits above hold the
+/// high byte of the move.
+const KEY_BITS: u32 = 56;
+const KEY_MASK: u64 = (1 << KEY_BITS) - 1;
+
 /// A bucket of entries that share one cache line.
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([Entry; 4]);
 
 /// No move stored.
-pub(super) const NO_MOVE: u8 = u8::MAX;
+pub(super) const NO_MOVE: u16 = u16::MAX;
 /// The depth of a search that was not limited.
 pub(super) const UNLIMITED: u8 = u8::MAX;
 const GENERATIONS: u8 = 32;
@@ -45,7 +76,8 @@ const GENERATIONS: u8 = 32;
 pub(super) struct Hit {
     pub score: i32,
     pub bound: Bound,
-    pub mv: u8,
+    /// The best move's index, or `NO_MOVE`.
+    pub mv: u16,
     /// The depth it was searched to.
     pub depth: u8,
     /// True when no line below was cut by a depth limit, so the score holds
@@ -120,31 +152,33 @@ impl Table {
     #[inline(always)]
     pub(super) fn probe(&self, key: u64) -> Option<Hit> {
         let bucket = &self.buckets[self.bucket(key)];
-        bucket.0.iter().find(|e| e.key == key && e.flags >> 3 == self.generation && e.flags & 3 != 0).map(|e| Hit {
+        bucket.0.iter().find(|e| e.holds(key) && e.flags >> 3 == self.generation && e.flags & 3 != 0).map(|e| Hit {
             score: e.score,
             bound: match e.flags & 3 {
                 1 => Bound::Lower,
                 2 => Bound::Upper,
                 _ => Bound::Exact,
             },
-            mv: e.mv,
+            mv: e.mv(),
             depth: e.depth,
             complete: e.flags & 4 != 0,
         })
     }
 
     /// Stores a result, in place of the entry for the same key, an entry of
-    /// an earlier search, or the entry that took the least work.
+    /// an earlier search, or the entry that took the least work. The bucket
+    /// is chosen by the whole key, entries are told apart by its low
+    /// `KEY_BITS` bits.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn store(&mut self, key: u64, score: i32, bound: Bound, mv: u8, depth: u8, complete: bool, work: u64) {
+    pub(super) fn store(&mut self, key: u64, score: i32, bound: Bound, mv: u16, depth: u8, complete: bool, work: u64) {
         let generation = self.generation;
         let index = self.bucket(key);
         let bucket = &mut self.buckets[index].0;
         let mut victim = 0;
         let mut victim_rank = u32::MAX;
         for (i, e) in bucket.iter().enumerate() {
-            if e.key == key || e.flags >> 3 != generation {
+            if e.holds(key) || e.flags >> 3 != generation {
                 victim = i;
                 break;
             }
@@ -156,11 +190,11 @@ impl Table {
         }
         let old = bucket[victim];
         // A result for the same key keeps the old best move when it has none.
-        let mv = if mv == NO_MOVE && old.key == key && old.flags >> 3 == generation { old.mv } else { mv };
+        let mv = if mv == NO_MOVE && old.holds(key) && old.flags >> 3 == generation { old.mv() } else { mv };
         bucket[victim] = Entry {
-            key,
+            key: key & KEY_MASK | u64::from(mv >> 8) << KEY_BITS,
             score,
-            mv,
+            mv: mv as u8,
             depth,
             flags: generation << 3 | (complete as u8) << 2 | bound as u8,
             work: (u64::BITS - work.leading_zeros()) as u8,
@@ -292,6 +326,47 @@ mod tests {
         assert!(table.probe(43).is_none());
         table.new_search();
         assert!(table.probe(42).is_none(), "a new search starts empty");
+    }
+
+    #[test]
+    fn move_indices_above_255_round_trip_and_keep_over_a_store_without_a_move() {
+        let mut table = Table::with_bytes(1 << 12);
+        table.new_search();
+        let moves = [300, 65534, 255, 256, 0, 0x0100, 0xff00];
+        for (key, &mv) in (1000..).zip(&moves) {
+            table.store(key, 1, Bound::Exact, mv, 3, true, 10);
+        }
+        for (key, &mv) in (1000..).zip(&moves) {
+            assert_eq!(table.probe(key).map(|hit| hit.mv), Some(mv), "move {mv}");
+        }
+        // A result without a move keeps the entry's move, high byte included.
+        table.store(1000, 2, Bound::Upper, NO_MOVE, 4, true, 10);
+        let hit = table.probe(1000).expect("stored");
+        assert_eq!((hit.score, hit.bound, hit.mv, hit.depth), (2, Bound::Upper, 300, 4));
+        table.store(1001, 2, Bound::Lower, 7, 4, true, 10);
+        assert_eq!(table.probe(1001).map(|hit| hit.mv), Some(7), "a new move replaces the old one");
+    }
+
+    #[test]
+    fn the_low_56_bits_of_the_key_tell_entries_apart() {
+        // One bucket: every key shares it, so only the entries' keys tell
+        // them apart.
+        let mut table = Table::with_bytes(64);
+        table.new_search();
+        let keys = [5, 5 | 1 << 55, 5 | 1 << 54, KEY_MASK];
+        for (i, &key) in keys.iter().enumerate() {
+            table.store(key, i as i32, Bound::Exact, 0xfe00 + i as u16, 1, true, 10);
+        }
+        for (i, &key) in keys.iter().enumerate() {
+            let hit = table.probe(key).expect("stored");
+            assert_eq!((hit.score, hit.mv), (i as i32, 0xfe00 + i as u16));
+        }
+        assert!(table.probe(6).is_none());
+        // The bits above 56 are not compared: the key's top byte does not
+        // tell positions apart, and the move stored there does not get in
+        // the way of a match.
+        assert_eq!(table.probe(5 | 0xfe << 56).map(|hit| hit.score), Some(0));
+        assert_eq!(table.probe(KEY_MASK | 0xff << 56).map(|hit| hit.mv), Some(0xfe03));
     }
 
     #[test]

@@ -197,7 +197,8 @@ impl Game for Connect4 {
     }
 
     /// Stones of the side to move plus all stones: the spare bit above each
-    /// column's top stone marks its height, so no two positions share a key.
+    /// column's top stone marks its height, so no two positions share a key
+    /// (of 49 bits).
     #[inline(always)]
     fn key(&self) -> Option<u64> {
         Some(self.current + self.mask)

@@ -183,6 +183,8 @@ impl Game for Othello {
         Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << mv }
     }
 
+    /// A 64-bit hash of the two bitboards, of which the table compares the
+    /// low 56 bits: two positions meet there with a chance of about 2^-56.
     #[inline(always)]
     fn key(&self) -> Option<u64> {
         Some(hash(self.me, self.op))

@@ -1,9 +1,9 @@
 //! The engine: alpha-beta made fast by everything the game can tell it.
 //!
 //! - **Move ordering**: the game's hint ([`Solver::engine_moves`]), with the
-//!   transposition table's best move first; the game's costlier ranking
-//!   ([`super::Heuristics::rank_moves`]) only when the table's move does not
-//!   settle the position. The children's table
+//!   transposition table's best move first ([`Game::move_index`]); the
+//!   game's costlier ranking ([`super::Heuristics::rank_moves`]) only when
+//!   the table's move does not settle the position. The children's table
 //!   entries are fetched into the cache before they are searched, by their
 //!   keys ([`Game::key_after`]).
 //! - **Pruning the game vouches for** ([`Tactics`]): a move that wins at

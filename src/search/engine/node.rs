@@ -2,7 +2,7 @@
 //! game's tactics, the table's bounds and move, and enhanced
 //! transposition cutoffs.
 
-use super::picker::order;
+use super::picker::{order, table_move};
 use super::*;
 
 /// A child's table entry can settle a position without the child being
@@ -152,11 +152,11 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         }
         // With the table's move first, the game ranks the other moves only
         // if that one does not settle the position.
-        let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| mv.into() == hint_move as u64);
+        let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint_move);
         if !lazy {
             pos.rank_moves(&mut moves);
         }
-        order(&mut moves, hint_move);
+        order::<G>(&mut moves, hint_move);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
         if !lazy && !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
             if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
@@ -170,7 +170,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         for i in 0..moves.len() {
             if lazy && i == 1 {
                 pos.rank_moves(&mut moves[1..]);
-                order(&mut moves[1..], NO_MOVE);
+                order::<G>(&mut moves[1..], NO_MOVE);
                 self.prefetch_children(pos, &moves[1..]);
                 if !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
                     if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
@@ -222,7 +222,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
             if score > best {
                 best = score;
-                best_move = u8::try_from(mv.into()).unwrap_or(NO_MOVE);
+                best_move = table_move::<G>(mv);
                 if root {
                     self.root_best = Some(mv);
                 }

@@ -21,10 +21,18 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     }
 }
 
-/// Moves by hint, highest first (stable, so equal hints keep the game's
-/// order), with the table's move before all.
+/// The number the table keeps for `mv` ([`Game::move_index`]), or
+/// `NO_MOVE` when it has none.
 #[inline(always)]
-pub(super) fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
+pub(super) fn table_move<G: Game>(mv: G::Move) -> u16 {
+    G::move_index(mv).unwrap_or(NO_MOVE)
+}
+
+/// Moves by hint, highest first (stable, so equal hints keep the game's
+/// order), with the table's move (`first`, as [`table_move`] numbers it)
+/// before all.
+#[inline(always)]
+pub(super) fn order<G: Game>(moves: &mut [(G::Move, i32)], first: u16) {
     for i in 1..moves.len() {
         let item = moves[i];
         let mut j = i;
@@ -35,7 +43,7 @@ pub(super) fn order<M: Copy + Into<u64>>(moves: &mut [(M, i32)], first: u8) {
         moves[j] = item;
     }
     if first != NO_MOVE {
-        if let Some(at) = moves.iter().position(|&(mv, _)| mv.into() == first as u64) {
+        if let Some(at) = moves.iter().position(|&(mv, _)| table_move::<G>(mv) == first) {
             moves[..=at].rotate_right(1);
         }
     }
