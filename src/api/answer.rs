@@ -13,7 +13,7 @@ use crate::games::othello::{self, Endgame};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
     alpha_beta, choose, choose_softly, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult,
-    Game, Limits, NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Solver, Table, TieBreak,
+    Heuristics, Limits, NoOracle, Oracle, Progress, RootMove, Score, SearchResult, Solver, Table, TieBreak,
 };
 
 /// The engine's time budget when a request does not set `time_ms`.
@@ -705,7 +705,7 @@ fn common<M: Copy + PartialEq + Into<u64>>(
 
 /// Plain minimax to the deepest depth whose search visits at most `budget`
 /// positions (and at least one ply, at most `max_depth`), and that depth.
-fn compare_depth<G: Game>(
+fn compare_depth<G: Heuristics>(
     game: &G,
     budget: u64,
     max_depth: Option<u32>,
@@ -759,7 +759,7 @@ type Answered<M> = (Answer, Option<Choice<M>>);
 /// adds what the answer says of the board (`board`, `moves_after`); the
 /// move chosen for the caller comes with it.
 #[allow(clippy::too_many_arguments)]
-fn engine_answer<G: Game>(
+fn engine_answer<G: Solver>(
     game: &G,
     oracle: &impl Oracle<G>,
     rules: EngineRules,
