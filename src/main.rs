@@ -11,8 +11,8 @@ use clap::{Parser, Subcommand};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tracing_subscriber::EnvFilter;
 
-/// bestmove: the best move in tic-tac-toe, Connect Four or any JSON game
-/// tree, by minimax, alpha-beta and a solving engine, over HTTP.
+/// bestmove: the best move in tic-tac-toe, Connect Four, Othello or any JSON
+/// game tree, by minimax, alpha-beta and a game engine, over HTTP.
 #[derive(Parser)]
 #[command(version, about)]
 struct Cli {

@@ -314,7 +314,7 @@ impl SearchRequest {
                 moves,
             }
         };
-        const GAMES: &str = "\"tictactoe\" or \"connect4\" or \"othello\"";
+        const GAMES: &str = "\"tictactoe\", \"connect4\" or \"othello\"";
         match option::<String>(game, "game", GAMES)?.as_deref() {
             None | Some("tictactoe") => {}
             Some("connect4") => {
@@ -337,7 +337,7 @@ impl SearchRequest {
             return Err(ApiError::invalid(
                 "invalid_request",
                 "moves".to_string(),
-                "moves applies to connect4 only, and to othello: send \"game\": \"connect4\" or \"game\": \"othello\" with it (a tic-tac-toe position is a \"board\")",
+                "moves applies to connect4 and othello only: send \"game\": \"connect4\" or \"game\": \"othello\" with it (a tic-tac-toe position is a \"board\")",
             ));
         }
 
