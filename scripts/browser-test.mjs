@@ -7,10 +7,14 @@
 //   CHROMIUM        browser executable (default /usr/bin/chromium)
 //   SCREENSHOT      where to save the screenshot (default docs/screenshot.png)
 //   SCREENSHOT_C4   where to save the Connect Four screenshot (default docs/screenshot-connect4.png)
+//   SCREENSHOT_OTH  where to save the Othello screenshot (default docs/screenshot-othello.png)
 //   SCREENSHOT_PHONE where to save the screenshot at phone width (default target/browser-test/screenshot-phone.png)
+//   SCREENSHOT_OTH_PHONE where to save the Othello screenshot at phone width (default target/browser-test/screenshot-othello-phone.png)
 //   C4_TIME_MS      the engine's thinking time per Connect Four move in the game (default 1000)
 //   C4_LONG_MS      the thinking time of the long search whose progress is watched (default 5000)
 //   C4_SEED         seed of the random moves played for the human (default: the clock; printed)
+//   OTH_LEVEL       the computer's level in the Othello game (default 10: the engine within its thinking time)
+//   OTH_TIME_MS     the thinking time per Othello move in the game (default 250: a quick game)
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,12 +25,20 @@ const PW_DIR = path.resolve(process.env.PW_DIR || 'target/browser-test');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCREENSHOT = path.resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SCREENSHOT_C4 = path.resolve(process.env.SCREENSHOT_C4 || 'docs/screenshot-connect4.png');
+const SCREENSHOT_OTH = path.resolve(process.env.SCREENSHOT_OTH || 'docs/screenshot-othello.png');
 const SCREENSHOT_PHONE = path.resolve(process.env.SCREENSHOT_PHONE || 'target/browser-test/screenshot-phone.png');
+const SCREENSHOT_OTH_PHONE = path.resolve(process.env.SCREENSHOT_OTH_PHONE || 'target/browser-test/screenshot-othello-phone.png');
 const C4_TIME_MS = String(process.env.C4_TIME_MS || '1000');
 const C4_LONG_MS = String(process.env.C4_LONG_MS || '5000');
 const C4_SEED = Number(process.env.C4_SEED || Date.now() % 1000000);
 // A position out of any opening book that the engine needs several iterations for.
 const C4_PROGRESS_MOVES = process.env.C4_PROGRESS_MOVES || '4453';
+const OTH_LEVEL = String(process.env.OTH_LEVEL || '10');
+const OTH_TIME_MS = String(process.env.OTH_TIME_MS || '250');
+// Othello positions of tests/api/othello.rs: eight moves after which black has no move and must pass,
+// and four moves after which black (the human) has a choice to be searched.
+const OTH_BLACK_PASSES = 'd3c3e6d2d1e1b2c1';
+const OTH_OPENING = 'f5d6c3d3';
 
 if (!BASE_URL) {
   console.error('BASE_URL is not set');
@@ -58,13 +70,15 @@ const numberOf = (text) => {
   return digits === '' ? NaN : Number(digits);
 };
 
-async function waitForHumanTurnOrEnd(page) {
-  await page.waitForFunction(() => {
-    const b = document.getElementById('board');
-    return b.dataset.busy === 'false' && ['human', 'over', 'error'].includes(b.dataset.turn);
-  }, null, { timeout: STEP_TIMEOUT });
-  return page.$eval('#board', (b) => b.dataset.turn);
+/** Waits until the game on the board with id `board` is the human's turn, over or failed; its turn. */
+async function waitForTurn(page, board, timeout) {
+  await page.waitForFunction((id) => {
+    const b = document.getElementById(id);
+    return b.offsetParent !== null && b.dataset.busy === 'false' && ['human', 'over', 'error'].includes(b.dataset.turn);
+  }, board, { timeout });
+  return page.$eval('#' + board, (b) => b.dataset.turn);
 }
+const waitForHumanTurnOrEnd = (page) => waitForTurn(page, 'board', STEP_TIMEOUT);
 
 async function boardMarks(page) {
   return page.$$eval('#board .cell', (cs) => cs.map((c) => c.dataset.mark || ''));
@@ -96,12 +110,24 @@ function answerOf(text) {
 
 const C4_TIMEOUT = 40000;
 
-async function waitForC4HumanTurnOrEnd(page) {
-  await page.waitForFunction(() => {
-    const b = document.getElementById('c4-board');
-    return b.dataset.busy === 'false' && ['human', 'over', 'error'].includes(b.dataset.turn);
-  }, null, { timeout: C4_TIMEOUT });
-  return page.$eval('#c4-board', (b) => b.dataset.turn);
+const waitForC4HumanTurnOrEnd = (page) => waitForTurn(page, 'c4-board', C4_TIMEOUT);
+
+/** Plays the human's move `target` (an element id) on the board with id `board`, then waits for the
+ *  human's next turn (or the end) and returns it. With `keyboard` ({from, keys, what}), by keyboard:
+ *  focus `from`, press the arrow `keys`, check that the focus reached the target, press Enter. */
+async function humanPlays(page, board, target, keyboard) {
+  const before = Number(await page.$eval('#' + board, (b) => b.dataset.moves));
+  if (keyboard) {
+    await page.focus('#' + keyboard.from);
+    for (const key of keyboard.keys) await page.keyboard.press(key);
+    const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
+    check(`arrow keys move between ${keyboard.what}`, focused === target, `focused ${focused}`);
+    await page.keyboard.press('Enter');
+  } else {
+    await page.click('#' + target);
+  }
+  await page.waitForFunction(([id, n]) => Number(document.getElementById(id).dataset.moves) > n, [board, before]);
+  return waitForTurn(page, board, C4_TIMEOUT);
 }
 
 /** Column heights and the colour class ('x', 'o' or '') of every cell, row 0 at the top. */
@@ -116,6 +142,19 @@ async function c4State(page) {
     const heights = [0, 1, 2, 3, 4, 5, 6].map((c) => [0, 1, 2, 3, 4, 5].filter((r) => cells[r * 7 + c] !== '').length);
     return { cells, heights, moves: Number(document.getElementById('c4-board').dataset.moves) };
   });
+}
+
+/** Saves a screenshot of the page's top down to the end of the game card, the progress panel included. */
+async function screenshotGame(page, file) {
+  mkdirSync(path.dirname(file), { recursive: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.mouse.move(0, 0);
+  const viewport = page.viewportSize();
+  const cardBottom = await page.$eval('section.card', (c) => c.getBoundingClientRect().bottom + window.scrollY);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(cardBottom) + 24) });
+  await page.screenshot({ path: file, animations: 'disabled' });
+  await page.setViewportSize(viewport);
+  console.log(`screenshot saved to ${file}`);
 }
 
 /** Connect Four: set-up from a pasted list, progress of a long search, analysis, a whole game. */
@@ -244,19 +283,10 @@ async function connectFour(page) {
     const st = await c4State(page);
     const legal = [0, 1, 2, 3, 4, 5, 6].filter((c) => st.heights[c] < 6);
     const col = legal[Math.floor(random() * legal.length)];
-    if (humanMoves === 0) {
-      // The first move by keyboard: focus a column, walk to the chosen one with the arrows, press Enter.
-      await page.focus('#col-0');
-      for (let k = 0; k < col; k++) await page.keyboard.press('ArrowRight');
-      const focused = await page.evaluate(() => document.activeElement && document.activeElement.id);
-      check('arrow keys move between columns', focused === `col-${col}`, `focused ${focused}`);
-      await page.keyboard.press('Enter');
-    } else {
-      await page.click(`#col-${col}`);
-    }
+    // The first move by keyboard: focus a column, walk to the chosen one with the arrows, press Enter.
+    const keyboard = humanMoves === 0 && { from: 'col-0', keys: Array(col).fill('ArrowRight'), what: 'columns' };
+    turn = await humanPlays(page, 'c4-board', `col-${col}`, keyboard);
     humanMoves += 1;
-    await page.waitForFunction((n) => Number(document.getElementById('c4-board').dataset.moves) > n, st.moves);
-    turn = await waitForC4HumanTurnOrEnd(page);
     played = await page.inputValue('#moves-input');
   }
   const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
@@ -268,16 +298,7 @@ async function connectFour(page) {
   check('the last move is marked', last === 1, `${last} pieces`);
   check('move list is in digit notation', /^[1-7]+$/.test(played) && played.length === Number(await page.$eval('#c4-board', (b) => b.dataset.moves)), played);
 
-  // The screenshot shows the whole game card, the progress panel included.
-  mkdirSync(path.dirname(SCREENSHOT_C4), { recursive: true });
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.mouse.move(0, 0);
-  const viewport = page.viewportSize();
-  const cardBottom = await page.$eval('section.card', (c) => c.getBoundingClientRect().bottom + window.scrollY);
-  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(cardBottom) + 24) });
-  await page.screenshot({ path: SCREENSHOT_C4, animations: 'disabled' });
-  await page.setViewportSize(viewport);
-  console.log(`screenshot saved to ${SCREENSHOT_C4}`);
+  await screenshotGame(page, SCREENSHOT_C4);
 
   // --- undo takes the position back to the human's turn ---
   await page.click('#undo');
@@ -285,6 +306,256 @@ async function connectFour(page) {
   const after = await c4State(page);
   check('undo takes back the last moves', turn === 'human' && after.moves < played.length && after.moves % 2 === 0,
     `turn=${turn}, ${after.moves} moves`);
+}
+
+const waitForOthHumanTurnOrEnd = (page) => waitForTurn(page, 'oth-board', C4_TIMEOUT);
+
+/** The Othello board as the page shows it: each square's disc ('x', 'o' or ''), the squares marked as
+ *  legal, the disc counts and the number of moves (passes included). */
+async function othState(page) {
+  return page.evaluate(() => {
+    const sq = [...document.querySelectorAll('#oth-board .oth-sq')];
+    const stone = (b) => b.querySelector('.stone');
+    return {
+      cells: sq.map((b) => (stone(b).classList.contains('black') ? 'x' : stone(b).classList.contains('white') ? 'o' : '')),
+      legal: sq.filter((b) => b.classList.contains('legal')).map((b) => b.dataset.square),
+      black: Number(document.getElementById('oth-black').textContent),
+      white: Number(document.getElementById('oth-white').textContent),
+      moves: Number(document.getElementById('oth-board').dataset.moves),
+    };
+  });
+}
+
+/** The scored squares of the analysis map: square -> the label shown and the score it carries. */
+async function othMap(page) {
+  return page.$$eval('#oth-scores li.scored', (ls) => ls.map((l) => ({
+    square: l.dataset.square, text: l.textContent, score: l.dataset.score, exact: l.dataset.exact,
+    evaluation: l.dataset.evaluation || null, chosen: l.classList.contains('chosen'), classList: [...l.classList],
+  })));
+}
+
+/** The squares of an answer's moves that the analysis map does not show with the answer's score. */
+function othMapMismatches(answer, map) {
+  const bad = [];
+  const scored = (answer.moves || []).filter((m) => m.move !== 'pass');
+  for (const m of scored) {
+    const li = map.find((x) => x.square === m.move);
+    const exact = m.exact !== false;
+    const ok = li && li.score === String(m.score) && li.exact === String(exact) && /^([+\u2212]?\d+(\.\d)?)$/.test(li.text) &&
+      li.evaluation === (typeof m.evaluation === 'number' ? String(m.evaluation) : null) &&
+      li.classList.includes('est') === (!exact && typeof m.evaluation === 'number');
+    if (!ok) bad.push(`${m.move}: service ${JSON.stringify(m)}, page ${JSON.stringify(li)}`);
+  }
+  if (map.length !== scored.length) bad.push(`${map.length} squares scored on the page, ${scored.length} in the answer`);
+  return bad;
+}
+
+/** Othello: a refused list, both sides' passes, a hint's progress and analysis, a whole game to its end. */
+async function othello(page) {
+  await page.check('#game-othello');
+  await page.waitForSelector('#oth-board', { state: 'visible' });
+  check('game switch shows the Othello board', await page.isVisible('#sq-h8') && !(await page.isVisible('#col-6')) &&
+    !(await page.isVisible('#cell-0')) && await page.isVisible('#progress') && await page.isVisible('#moves-input'));
+  await page.selectOption('#difficulty', '10');
+  await page.selectOption('#think-time', '1000');
+  await page.selectOption('#first-player', 'human');
+  let turn = await waitForOthHumanTurnOrEnd(page);
+  const start = await othState(page);
+  check('the Othello game starts with four discs and black\'s four squares marked', turn === 'human' && start.black === 2 &&
+    start.white === 2 && start.legal.join(',') === 'd3,c4,f5,e6', `${start.legal.join(',')}; ${start.black}-${start.white}`);
+  const placeholder = await page.getAttribute('#moves-input', 'placeholder');
+  check('the move list speaks the Othello notation', /f5/.test(placeholder) && /a1 to h8/.test(await page.textContent('#moves-msg')),
+    `${placeholder}; ${await page.textContent('#moves-msg')}`);
+
+  // Every status line shown, to see the passes said.
+  await page.evaluate(() => {
+    window.__statuses = [];
+    const st = document.getElementById('status');
+    new MutationObserver(() => {
+      const t = st.textContent;
+      if (window.__statuses[window.__statuses.length - 1] !== t) window.__statuses.push(t);
+    }).observe(st, { subtree: true, childList: true, characterData: true });
+  });
+  const statuses = () => page.evaluate(() => window.__statuses.splice(0));
+
+  // --- a move list that is not a legal game is refused ---
+  await page.fill('#moves-input', 'f5f5');
+  await page.click('#load-moves');
+  const refused = await page.$eval('#moves-msg', (m) => ({ text: m.textContent, error: m.classList.contains('error') }));
+  check('an impossible Othello move list is refused', refused.error && /Move 2: f5 is already taken/.test(refused.text) &&
+    (await othState(page)).moves === 0, refused.text);
+
+  // --- the human (black) has no move: the page says so, passes, and the computer plays ---
+  const requests = [];
+  const onRequest = (r) => { if (r.url().endsWith('/best-move') && r.method() === 'POST') requests.push(r.postDataJSON()); };
+  page.on('request', onRequest);
+  await page.fill('#moves-input', OTH_BLACK_PASSES.toUpperCase());
+  await page.click('#load-moves');
+  turn = await waitForOthHumanTurnOrEnd(page);
+  let said = (await statuses()).join(' / ');
+  let st = await othState(page);
+  const asked = requests[requests.length - 1] || {};
+  check('the human\'s pass is said and played', turn === 'human' && /You \(black\) had no legal move and passed\./.test(said) &&
+    st.moves === 10 && Array.isArray(asked.moves) && asked.moves[8] === 'pass', `${said}; ${st.moves} moves; asked ${JSON.stringify(asked.moves)}`);
+  check('the move list leaves the pass out', /^([a-h][1-8]){9}$/.test(await page.inputValue('#moves-input')), await page.inputValue('#moves-input'));
+  // Undo takes back the computer's move, the forced pass and the moves before it, to a turn where
+  // the human has a move: black's b2, six moves in.
+  await page.click('#undo');
+  turn = await waitForOthHumanTurnOrEnd(page);
+  st = await othState(page);
+  said = (await statuses()).join(' / ');
+  check('undo takes back a forced pass with the moves before it', turn === 'human' && st.moves === 6 && st.legal.includes('b2') &&
+    !/passed/.test(said), `${st.moves} moves; ${said}`);
+
+  // --- the computer (black) has no move: the service answers "pass" and the page shows it (at level 1) ---
+  await page.selectOption('#difficulty', '1');
+  await page.selectOption('#first-player', 'computer');
+  await waitForOthHumanTurnOrEnd(page);
+  await statuses();
+  const passAnswer = page.waitForResponse((r) => r.url().endsWith('/best-move') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
+  await page.fill('#moves-input', OTH_BLACK_PASSES);
+  await page.click('#load-moves');
+  const passed = answerOf(await (await passAnswer).text());
+  turn = await waitForOthHumanTurnOrEnd(page);
+  said = (await statuses()).join(' / ');
+  st = await othState(page);
+  const played = await page.textContent('#an-move');
+  const levelAsked = requests[requests.length - 1] || {};
+  check('the level is asked for and its lookahead shown', levelAsked.level === 1 && passed && passed.max_depth === 1 &&
+    /lookahead 1\b/.test(await page.textContent('#analysis-sub')), `level ${levelAsked.level}; ${await page.textContent('#analysis-sub')}`);
+  check('the computer\'s pass is shown', passed && passed.best_move === 'pass' && turn === 'human' && st.moves === 9 &&
+    /Computer \(black\) had no legal move and passed\. Your move \(white\)\./.test(said) && /pass/.test(played) &&
+    /no legal square and passes/.test(await page.textContent('#oth-map-note')) && st.legal.length > 0,
+    `answer ${passed && passed.best_move}; ${said}; played "${played}"; ${st.moves} moves`);
+  page.off('request', onRequest);
+
+  // --- a hint: the search's progress is streamed, and every legal square gets its score ---
+  await page.selectOption('#difficulty', '10');
+  await page.selectOption('#first-player', 'human');
+  await waitForOthHumanTurnOrEnd(page);
+  await page.fill('#moves-input', OTH_OPENING);
+  await page.press('#moves-input', 'Enter');
+  turn = await waitForOthHumanTurnOrEnd(page);
+  st = await othState(page);
+  check('a pasted Othello list sets up the position (Enter in the field)', turn === 'human' && st.moves === 4 && st.black + st.white === 8,
+    `${st.moves} moves, ${st.black}-${st.white}`);
+  await page.evaluate(() => {
+    window.__othProgress = { updates: 0, shown: [] };
+    const board = document.getElementById('oth-board');
+    const progress = document.getElementById('progress');
+    new MutationObserver(() => {
+      if (board.dataset.busy !== 'true') return;
+      const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes'].map((id) => document.getElementById(id).textContent).join(' | ');
+      if (snap.includes('…')) return;
+      window.__othProgress.updates = Math.max(window.__othProgress.updates, Number(progress.dataset.updates));
+      const shown = window.__othProgress.shown;
+      if (shown[shown.length - 1] !== snap) shown.push(snap);
+    }).observe(progress, { subtree: true, childList: true, characterData: true });
+  });
+  const hintAnswer = page.waitForResponse((r) => r.url().endsWith('/best-move') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
+  await page.click('#hint');
+  const hintRes = await hintAnswer;
+  check('the Othello search is streamed as events', /text\/event-stream/.test(hintRes.headers()['content-type'] || ''),
+    hintRes.headers()['content-type']);
+  const hint = answerOf(await hintRes.text());
+  await waitForOthHumanTurnOrEnd(page);
+  const prog = await page.evaluate(() => window.__othProgress);
+  check('the Othello progress display updated during the search', prog.updates >= 2 && prog.shown.length >= 1 &&
+    prog.shown.every((t) => /^\d+ \| [a-h][1-8] \|/.test(t)), `${prog.updates} events; ${prog.shown.slice(0, 3).join(' / ')}`);
+  check('the progress panel names the best move', (await page.textContent('#pg-best-label')) === 'Best move' &&
+    /^[a-h][1-8]$/.test(await page.textContent('#pg-best')), await page.textContent('#pg-best'));
+  const hintMap = await othMap(page);
+  const hintBad = othMapMismatches(hint, hintMap);
+  check('the analysis scores every legal square as the service does', hint && hint.moves.length === st.legal.length &&
+    hint.moves.every((m) => st.legal.includes(m.move)) && hintBad.length === 0, hintBad.join('; ') || hintMap.map((x) => `${x.square} ${x.text}`).join(', '));
+  const hinted = await page.$$eval('#oth-board .oth-sq.hint', (b) => b.map((x) => x.dataset.square));
+  check('the hint marks the service\'s best square', hinted.length === 1 && hinted[0] === hint.best_move &&
+    hintMap.some((x) => x.chosen && x.square === hint.best_move), `page ${hinted.join(',')}, service ${hint && hint.best_move}`);
+  const mmNodes = numberOf(await page.textContent('#mm-nodes'));
+  const abNodes = numberOf(await page.textContent('#ab-nodes'));
+  const enNodes = numberOf(await page.textContent('#en-nodes'));
+  check('the Othello analysis shows the three searches', mmNodes === hint.minimax.nodes && abNodes === hint.alphabeta.nodes &&
+    enNodes === hint.engine.nodes && abNodes > 0 && mmNodes >= abNodes && /At depth \d+, alpha-beta/.test(await page.textContent('#ab-saved')),
+    `minimax ${mmNodes}, alpha-beta ${abNodes}, engine ${enNodes}`);
+
+  // --- a whole game: random legal squares for the human against the service, with a short thinking time ---
+  await page.selectOption('#difficulty', OTH_LEVEL);
+  await page.selectOption('#think-time', OTH_TIME_MS);
+  await page.click('#new-game');
+  turn = await waitForOthHumanTurnOrEnd(page);
+  await statuses();
+  // The service's answers, in the order asked (each read once its stream ends).
+  const answers = [];
+  let asking = Promise.resolve();
+  let askedCount = 0;
+  const onResponse = (r) => {
+    if (!r.url().endsWith('/best-move') || r.request().method() !== 'POST') return;
+    askedCount += 1;
+    asking = asking.then(async () => { answers.push(answerOf(await r.text().catch(() => '')) || {}); });
+  };
+  page.on('response', onResponse);
+  const random = rng(C4_SEED + 17);
+  const unscored = [];
+  // The screenshot shows the game card once the computer's options are solved exactly (or at the end).
+  let shot = false;
+  let humanMoves = 0;
+  let checkedAnswers = 0;
+  while (turn === 'human' && humanMoves < 40) {
+    st = await othState(page);
+    // The computer's answer before this turn is in the analysis: a score on each of its legal squares.
+    await asking;
+    if (askedCount > 0 && answers.length > checkedAnswers) {
+      const last = answers[answers.length - 1];
+      const bad = othMapMismatches(last, await othMap(page));
+      if (bad.length) unscored.push(`after ${st.moves} moves: ${bad.join('; ')}`);
+      checkedAnswers = answers.length;
+      if (!shot && last.exact && (last.moves || []).length >= 4) {
+        shot = true;
+        await screenshotGame(page, SCREENSHOT_OTH);
+      }
+    }
+    const square = st.legal[Math.floor(random() * st.legal.length)];
+    // The first move by keyboard: from a1 to the square with the arrows, then Enter.
+    const keys = [...Array('abcdefgh'.indexOf(square[0])).fill('ArrowRight'), ...Array(Number(square[1]) - 1).fill('ArrowDown')];
+    turn = await humanPlays(page, 'oth-board', `sq-${square}`, humanMoves === 0 && { from: 'sq-a1', keys, what: 'Othello squares' });
+    humanMoves += 1;
+  }
+  page.off('response', onResponse);
+  await asking;
+  st = await othState(page);
+  const moveList = await page.inputValue('#moves-input');
+  const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
+  const passes = (await statuses()).filter((t) => /had no legal move and passed/.test(t));
+  check('Othello game finished', turn === 'over' && ['human', 'computer', 'draw'].includes(status.outcome),
+    `turn=${turn}; ${humanMoves} human moves; status="${status.text}"`);
+  check('the analysis scored every legal square of every answer', checkedAnswers > 10 && unscored.length === 0,
+    unscored.slice(0, 3).join(' | ') || `${checkedAnswers} answers`);
+  const counts = /(\d+) to (\d+)|(\d+) discs each/.exec(status.text);
+  const [hi, lo] = [Math.max(st.black, st.white), Math.min(st.black, st.white)];
+  check('the end says the disc count shown', !!counts && (counts[3] ? Number(counts[3]) === st.black && st.black === st.white
+    : Number(counts[1]) === hi && Number(counts[2]) === lo), `${status.text}; black ${st.black}, white ${st.white}`);
+  const end = answers[answers.length - 1] || {};
+  const endDiscs = end.best_move === null ? end.discs : end.discs_after;
+  check('the disc count is the service\'s', endDiscs && endDiscs.X === st.black && endDiscs.O === st.white,
+    `service ${JSON.stringify(endDiscs)}, page ${st.black}-${st.white}`);
+  const squaresPlayed = st.cells.filter((c) => c !== '').length - 4;
+  const passCount = st.moves - squaresPlayed;
+  check('the move list is in square notation, passes left out', new RegExp(`^([a-h][1-8]){${squaresPlayed}}$`).test(moveList),
+    `${moveList} (${st.moves} moves)`);
+  check('each pass of the game was said', passCount === 0 || passes.length > 0,
+    `${passCount} passes${passes.length ? `; said: ${passes[0]}${passes.length > 1 ? ' / …' : ''}` : ''}`);
+  console.log(`#    Othello game: ${humanMoves} human moves, ${passCount} passes; ${status.text}`);
+  const last = await page.$$eval('#oth-board .oth-sq.last', (b) => b.length);
+  check('the last Othello move is marked', last === 1, `${last} squares`);
+
+  if (!shot) await screenshotGame(page, SCREENSHOT_OTH);
+
+  // --- undo gives the turn back to the human ---
+  await page.click('#undo');
+  turn = await waitForOthHumanTurnOrEnd(page);
+  const undone = await othState(page);
+  check('undo takes back the last Othello moves', turn === 'human' && undone.moves < st.moves && undone.legal.length > 0,
+    `turn=${turn}, ${st.moves} -> ${undone.moves} moves`);
 }
 
 /** At phone width (375 px) nothing is wider than the screen, and both games still play. */
@@ -298,23 +569,26 @@ async function phoneWidth(page) {
     }).map((e) => e.id || e.className || e.tagName).slice(0, 5);
     return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide };
   });
-  for (const game of ['connect4', 'tictactoe']) {
+  for (const game of ['connect4', 'othello', 'tictactoe']) {
     await page.check(`#game-${game}`);
     await page.click('#new-game');
-    const board = game === 'connect4' ? '#c4-board' : '#board';
-    await page.waitForFunction((b) => {
-      const el = document.querySelector(b);
-      return el.offsetParent !== null && el.dataset.busy === 'false' && ['human', 'over', 'error'].includes(el.dataset.turn);
-    }, board, { timeout: C4_TIMEOUT });
+    const id = { connect4: 'c4-board', othello: 'oth-board', tictactoe: 'board' }[game];
+    const board = '#' + id;
+    await waitForTurn(page, id, C4_TIMEOUT);
     const o = await overflow();
     check(`no horizontal overflow at phone width (${game})`, o.scroll <= o.client && o.wide.length === 0,
       `scrollWidth ${o.scroll}, clientWidth ${o.client}${o.wide.length ? `; too wide: ${o.wide.join(', ')}` : ''}`);
     const box = await page.$eval(board, (b) => b.getBoundingClientRect().width);
-    const first = game === 'connect4' ? '#col-3' : '#cell-4';
+    const first = { connect4: '#col-3', othello: '#sq-d3', tictactoe: '#cell-4' }[game];
     const before = Number(await page.$eval(board, (b) => b.dataset.moves));
     await page.click(first);
     await page.waitForFunction(([b, n]) => Number(document.querySelector(b).dataset.moves) > n, [board, before]);
     check(`${game} plays at phone width`, box > 200, `board ${Math.round(box)} px wide`);
+    if (game === 'othello') {
+      await page.waitForFunction((b) => document.querySelector(b).dataset.busy === 'false', board, { timeout: C4_TIMEOUT });
+      await page.screenshot({ path: SCREENSHOT_OTH_PHONE, animations: 'disabled', fullPage: true });
+      console.log(`screenshot saved to ${SCREENSHOT_OTH_PHONE}`);
+    }
   }
   await page.screenshot({ path: SCREENSHOT_PHONE, animations: 'disabled', fullPage: true });
   console.log(`screenshot saved to ${SCREENSHOT_PHONE}`);
@@ -473,6 +747,7 @@ async function main() {
       `"${shown.text}"`);
 
     await connectFour(page);
+    await othello(page);
     await phoneWidth(page);
 
     const violations = await page.evaluate(() => window.__cspViolations);

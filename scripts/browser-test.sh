@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Browser test of the page served at GET /: builds and starts the release
 # server, then drives the page in headless Chromium (scripts/browser-test.mjs):
-# a tic-tac-toe game, a game tree, and a whole Connect Four game with the
-# search's progress streamed to the page, then both games at phone width,
-# with no violation of the page's content policy. Saves docs/screenshot.png
-# and docs/screenshot-connect4.png (and target/browser-test/screenshot-phone.png).
+# a tic-tac-toe game, a game tree, a whole Connect Four game with the
+# search's progress streamed to the page, and a whole Othello game with both
+# sides' passes, then the games at phone width, with no violation of the
+# page's content policy. Saves docs/screenshot.png, docs/screenshot-connect4.png
+# and docs/screenshot-othello.png (and, at phone width,
+# target/browser-test/screenshot-phone.png and screenshot-othello-phone.png).
 # With BASE_URL set, tests the server already running there instead; the
 # server started here takes its settings, OPENING_BOOK among them, from the environment.
 # Needs root (or an existing /usr/bin/chromium) and access to the Debian and npm registries.
@@ -50,7 +52,8 @@ fi
 run_test() {
   log "running the browser test against $BASE_URL"
   BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$ROOT/docs/screenshot.png \
-    SCREENSHOT_C4=$ROOT/docs/screenshot-connect4.png SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png \
+    SCREENSHOT_C4=$ROOT/docs/screenshot-connect4.png SCREENSHOT_OTH=$ROOT/docs/screenshot-othello.png \
+    SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png SCREENSHOT_OTH_PHONE=$PW_DIR/screenshot-othello-phone.png \
     node "$ROOT/scripts/browser-test.mjs"
 }
 

@@ -62,6 +62,8 @@ const PAGE_ASSETS: &[PageFile] = &[
     PageFile::new("tictactoe.js", JS, include_str!("../web/tictactoe.js")),
     PageFile::new("connect4-model.js", JS, include_str!("../web/connect4-model.js")),
     PageFile::new("connect4.js", JS, include_str!("../web/connect4.js")),
+    PageFile::new("othello-model.js", JS, include_str!("../web/othello-model.js")),
+    PageFile::new("othello.js", JS, include_str!("../web/othello.js")),
     PageFile::new("tree.js", JS, include_str!("../web/tree.js")),
 ];
 const CSS: &str = "text/css; charset=utf-8";

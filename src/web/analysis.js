@@ -19,6 +19,9 @@ export function fillPv(listEl, pv, item) {
   });
 }
 
+/** The answers whose minimax and alpha-beta search to the depth the comparison budget allows. */
+const BUDGETED = ['connect4', 'othello'];
+
 /** Node counts, times and depths of the searches in an answer, as bars side by side. */
 export function fillCompare(prefix, d, savedEl) {
   const reports = [['mm', d.minimax], ['ab', d.alphabeta], ['en', d.engine]];
@@ -39,7 +42,7 @@ export function fillCompare(prefix, d, savedEl) {
   if (mm.nodes > 0 && typeof ab.nodes === 'number') {
     const saved = 100 * (1 - ab.nodes / mm.nodes);
     const same = mm.best_move === ab.best_move && mm.score === ab.score;
-    savedEl.append((typeof ab.depth === 'number' && d.kind === 'connect4' ? 'At depth ' + ab.depth + ', a' : 'A') + 'lpha-beta visited ',
+    savedEl.append((typeof ab.depth === 'number' && BUDGETED.includes(d.kind) ? 'At depth ' + ab.depth + ', a' : 'A') + 'lpha-beta visited ',
       el('strong', null, saved.toFixed(1) + '% fewer'), ' nodes than minimax' + (same ? ' and found the same answer.' : '.'));
     if (en && typeof en.nodes === 'number') {
       savedEl.append(' The engine visited ' + fmtInt(en.nodes) + ' nodes' +

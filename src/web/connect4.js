@@ -6,9 +6,8 @@
 import { $, el } from './dom.js';
 import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
 import { isExact, other, resultClass, scoreWords } from './format.js';
+import { timedOptions } from './controller.js';
 
-/** Time allowed beyond the engine's budget: the comparison searches, and waiting for a slot. */
-const GRACE_MS = 20000;
 const CUT = 'not solved in time';
 
 export function connectFour() {
@@ -20,7 +19,6 @@ export function connectFour() {
   /** Display colour ('X' indigo, 'O' orange) of the pieces of a side in the notation. */
   const colourOf = (mark, s) => (mark === s.human ? s.colour : other(s.colour));
   const colourName = (mark, s) => (colourOf(mark, s) === 'X' ? 'indigo' : 'orange');
-  const thinkTime = () => Number($('think-time').value) || 1000;
 
   const setFocusCol = (c) => {
     focusCol = c;
@@ -49,10 +47,12 @@ export function connectFour() {
     timed: true,
     drawsLine: true,
     settingInputs: ['c4-colour'],
-    notation: { format: moveText, parse: parseMoveList, input: 'moves-input' },
+    notation: { format: moveText, parse: parseMoveList, input: 'moves-input', placeholder: 'e.g. 4453', inputMode: 'numeric',
+      help: 'Columns 1 to 7 in the order played, first player first. Paste a list and press “Set up”.' },
     cutWords: CUT,
     scoringText: 'scoring each column…',
     scoredNoun: 'columns',
+    bestLabel: 'Best column',
     endMore: 'Press “New game” to play again, or “Undo” to take a move back.',
 
     settings() {
@@ -60,11 +60,7 @@ export function connectFour() {
       // X always moves first in the notation: the human is X when moving first.
       return { human: first === 'human' ? 'X' : 'O', first, colour: $('c4-colour').value === 'O' ? 'O' : 'X' };
     },
-    computerOptions() {
-      return { level: Number($('difficulty').value) || 10, time_ms: thinkTime() };
-    },
-    hintOptions: () => ({ mistake: 0, time_ms: thinkTime() }),
-    timeoutMs: (opts) => (opts.time_ms || 1000) + GRACE_MS,
+    ...timedOptions,
     requestBody: (moves) => ({ game: 'connect4', moves: moveText(moves) }),
     isLegal: (moves, c) => isLegal(moves, c),
     isOver: (moves) => isOver(moves),

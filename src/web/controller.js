@@ -7,19 +7,26 @@
 // A game is a list of moves. The adapter's `settings()` gives the human's
 // side in the game's notation (`human`, 'X' or 'O') and who moves first
 // (`first`, 'human' or 'computer'); the side to move follows from the
-// number of moves played.
+// number of moves played. In a game where a side with no legal move passes
+// (Othello), the pass is a move of the list (the adapter's `pass`): the
+// human's is played for them, with a word in the status line, and the
+// computer's comes from the service like any other move.
 //
 // The adapter interface, as used here:
 //   id, boardEl, streams (progress events wanted), timed (a time budget applies),
 //   cutWords (why a score may not be exact), settingInputs (ids of the game's own
 //   settings: changing one starts a new game), notation (optional: {format, parse,
-//   input: the id of the move-list field}), drawsLine (the line of best play can be
-//   drawn on the board), with streams: scoringText, scoredNoun (the progress panel's words),
+//   input: the id of the move-list field, help, placeholder, inputMode: the field's words}),
+//   drawsLine (the line of best play can be drawn on the board), with streams: scoringText,
+//   scoredNoun, bestLabel, progressScore(report) (optional) (the progress panel's words),
+//   pass and mustPass(moves, settings) (optional: the move that passes, and when the side to
+//   move must play it), outcomeText(d, who) and hintText(d) (optional: the result of an answer
+//   in words, when the shared words of format.js do not fit the game's scores),
 //   settings(), computerOptions(), hintOptions(), timeoutMs(options),
 //   requestBody(moves, toMove, settings), isLegal(moves, move, settings), isOver(moves, settings),
 //   legalMoves(moves, settings),
 //   sideName(mark, settings), moveName(move), moveLong(move), moveShort(move),
-//   pvItem(move, mark, settings), endText(outcome, winner, settings), endMore,
+//   pvItem(move, mark, settings), endText(outcome, winner, settings, moves), endMore,
 //   render(view), showMoveMap(d, ctx, settings), resetMoveMap(), overlay(analysis, moves),
 //   focus(move), bind(controller).
 
@@ -39,6 +46,21 @@ export function setStatus(parts, opts = {}) {
   if (opts.spinner) statusEl.appendChild(el('span', { class: 'spinner', 'aria-hidden': 'true' }));
   for (const p of [].concat(parts)) statusEl.append(p);
 }
+
+/** True when an answer names a move to play (a game that is over has none). */
+const hasMove = (d) => d.best_move !== null && d.best_move !== undefined;
+
+/** Time allowed beyond the engine's thinking time: the comparison searches, and waiting for a slot. */
+const GRACE_MS = 20000;
+const thinkTime = () => Number($('think-time').value) || 1000;
+
+/** The options of a game the engine searches within the thinking time chosen on the page (Connect
+ *  Four, Othello), for its adapter: the computer at the chosen level, the hint at full strength. */
+export const timedOptions = {
+  computerOptions: () => ({ level: Number($('difficulty').value) || 10, time_ms: thinkTime() }),
+  hintOptions: () => ({ mistake: 0, time_ms: thinkTime() }),
+  timeoutMs: (opts) => (opts.time_ms || 1000) + GRACE_MS,
+};
 
 const randomBadge = (title) => el('span', title ? { class: 'badge', title } : { class: 'badge' }, 'weaker move');
 
@@ -87,14 +109,27 @@ export class GameController {
   sideToMove() { return this.sideAt(this.moves.length); }
   computerMark() { return other(this.settings.human); }
   name(mark) { return this.adapter.sideName(mark, this.settings); }
+  isPass(move) { return this.adapter.pass !== undefined && move === this.adapter.pass; }
+  /** The side to move has no legal move and must pass (in a game with passes). */
+  mustPass() { return !!this.adapter.mustPass && this.adapter.mustPass(this.moves, this.settings); }
+  /** The moves played, passes not counted. */
+  movesPlayed() { return this.moves.filter((m) => !this.isPass(m)).length; }
 
   canUndo() {
-    return this.moves.some((_, ply) => this.sideAt(ply) === this.settings.human) || (this.turn === 'over' && this.moves.length > 0);
+    return this.moves.some((m, ply) => this.sideAt(ply) === this.settings.human && !this.isPass(m)) ||
+      (this.turn === 'over' && this.moves.length > 0);
   }
 
   /** Shows this game: its last analysis, and a new game. */
   activate() {
     this.active = true;
+    if (this.progress) this.progress.reset();
+    if (this.movesInput) {
+      const n = this.adapter.notation;
+      this.movesInput.placeholder = n.placeholder || '';
+      this.movesInput.inputMode = n.inputMode || 'text';
+      this.movesMessage(null);
+    }
     if (this.analysis) {
       this.showAnalysis(this.analysis.d, this.analysis.ctx);
     } else {
@@ -127,11 +162,12 @@ export class GameController {
     this.resume('New game.');
   }
 
-  /** Takes back moves until it is the human's turn again, at least one. */
+  /** Takes back moves until it is the human's turn again, at least one; a pass the human had to
+   *  play is taken back with the move before it. */
   undo() {
     if (!this.canUndo()) return;
     this.stop();
-    do { this.moves.pop(); } while (this.moves.length > 0 && this.sideToMove() !== this.settings.human);
+    do { this.moves.pop(); } while (this.moves.length > 0 && (this.sideToMove() !== this.settings.human || this.mustPass()));
     this.movesEdited = false;
     this.resume('Move taken back.');
   }
@@ -144,6 +180,8 @@ export class GameController {
     this.retry = null;
     if (this.adapter.isOver(this.moves, this.settings) || this.sideToMove() !== this.settings.human) {
       this.computerTurn();
+    } else if (this.mustPass()) {
+      this.humanPass(message);
     } else {
       this.turn = 'human';
       setStatus(message + ' Your move (' + this.name(this.settings.human) + ').');
@@ -157,8 +195,14 @@ export class GameController {
     this.justPlayed = true;
   }
 
+  /** The human has no legal move: the page says so, passes for them, and the computer moves. */
+  humanPass(before) {
+    this.play(this.adapter.pass);
+    this.computerTurn((before ? before + ' ' : '') + 'You (' + this.name(this.settings.human) + ') had no legal move and passed.');
+  }
+
   humanMove(move) {
-    if (this.turn !== 'human' || this.busy || !this.adapter.isLegal(this.moves, move, this.settings)) return;
+    if (this.turn !== 'human' || this.busy || this.isPass(move) || !this.adapter.isLegal(this.moves, move, this.settings)) return;
     this.hint = null;
     if (this.adapter.notation) this.movesMessage(null);
     this.play(move);
@@ -182,8 +226,10 @@ export class GameController {
     return Object.assign(this.adapter.requestBody(this.moves, toMove, this.settings), options);
   }
 
-  /** Asks the service for the computer's move. */
-  computerTurn() {
+  /** Asks the service for the computer's move; `note` (what happened before, such as the human's
+   *  pass) leads the status line until the move is played. */
+  computerTurn(note = '') {
+    const lead = note ? note + ' ' : '';
     const gen = this.generation;
     const mark = this.computerMark();
     const options = this.adapter.computerOptions();
@@ -192,11 +238,11 @@ export class GameController {
     this.busy = true;
     this.retry = null;
     this.hint = null;
-    setStatus('Computer (' + this.name(mark) + ') to move.');
+    setStatus(lead + 'Computer (' + this.name(mark) + ') to move.');
     this.startProgress('Computer is searching');
     this.render();
     const req = this.post(this.body(mark, options), options, () => {
-      if (gen === this.generation && this.busy) setStatus('Computer (' + this.name(mark) + ') is thinking…', { spinner: true });
+      if (gen === this.generation && this.busy) setStatus(lead + 'Computer (' + this.name(mark) + ') is thinking…', { spinner: true });
     });
     this.request = req;
     req.promise.then((r) => {
@@ -209,7 +255,7 @@ export class GameController {
       const d = r.data;
       this.busy = false;
       if (this.progress) this.progress.done(d);
-      if (d.best_move === null || d.best_move === undefined) {
+      if (!hasMove(d)) {
         // The human's move ended the game; the service says how.
         this.finish(d.status, d.winner, d.winning_line);
         this.render();
@@ -217,12 +263,18 @@ export class GameController {
       }
       this.showAnalysis(d, { source: 'computer', moves: snapshot, toMove: mark });
       this.play(d.best_move);
+      const played = this.isPass(d.best_move)
+        ? 'Computer (' + this.name(mark) + ') had no legal move and passed.'
+        : 'Computer played ' + this.adapter.moveName(d.best_move) + '.';
       if (d.status_after && d.status_after !== 'in_progress') {
         this.finish(d.status_after, d.winner_after, d.winning_line_after);
         if (d.random_move) $('status').append(randomBadge());
+      } else if (this.mustPass()) {
+        this.humanPass(played);
+        return;
       } else {
         this.turn = 'human';
-        const parts = ['Computer played ' + this.adapter.moveName(d.best_move) + '. Your move (' + this.name(this.settings.human) + ').'];
+        const parts = [lead + played + ' Your move (' + this.name(this.settings.human) + ').'];
         if (d.random_move) parts.push(randomBadge('The level made the computer play a move worse than the best'));
         setStatus(parts);
       }
@@ -258,10 +310,11 @@ export class GameController {
       }
       const d = r.data;
       if (this.progress) this.progress.done(d);
-      if (typeof d.best_move === 'number') {
+      if (hasMove(d) && !this.isPass(d.best_move)) {
         this.hint = d.best_move;
         this.showAnalysis(d, { source: 'hint', moves: snapshot, toMove: mark });
-        setStatus('Hint: ' + this.adapter.moveName(d.best_move) + ' (' + hintWords(d, this.adapter.cutWords) + ').');
+        const words = this.adapter.hintText ? this.adapter.hintText(d) : hintWords(d, this.adapter.cutWords);
+        setStatus('Hint: ' + this.adapter.moveName(d.best_move) + ' (' + words + ').');
       }
       this.render();
       if (this.hint !== null) this.adapter.focus(this.hint);
@@ -274,7 +327,7 @@ export class GameController {
     this.hint = null;
     this.outcome = status === 'draw' ? 'draw' : winner === this.settings.human ? 'human' : 'computer';
     this.shared.tally[this.outcome] += 1;
-    const msg = this.adapter.endText(this.outcome, winner, this.settings);
+    const msg = this.adapter.endText(this.outcome, winner, this.settings, this.moves);
     setStatus([msg, el('span', { class: 'more' }, this.adapter.endMore)], { outcome: this.outcome });
   }
 
@@ -306,10 +359,10 @@ export class GameController {
 
   // --- the move list (for games with a notation) ---
 
+  /** The message under the move list: `text`, or the game's help for its notation when null. */
   movesMessage(text, error) {
     const msg = $('moves-msg');
-    if (this.movesHelp === undefined) this.movesHelp = msg.textContent;
-    msg.textContent = text === null ? this.movesHelp : text;
+    msg.textContent = text === null ? this.adapter.notation.help : text;
     msg.classList.toggle('error', !!error);
   }
 
@@ -324,7 +377,8 @@ export class GameController {
     this.stop();
     this.moves = parsed.moves;
     this.movesEdited = false;
-    this.movesMessage('Position set up after ' + parsed.moves.length + (parsed.moves.length === 1 ? ' move.' : ' moves.'));
+    const n = this.movesPlayed();
+    this.movesMessage('Position set up after ' + n + (n === 1 ? ' move.' : ' moves.'));
     this.resume('Position set up.');
   }
 
@@ -339,7 +393,8 @@ export class GameController {
       input.select();
       try { document.execCommand('copy'); } catch (_) { /* the list stays selected for copying by hand */ }
     }
-    this.movesMessage(text ? 'Copied ' + text.length + (text.length === 1 ? ' move: ' : ' moves: ') + text : 'No moves yet.');
+    const n = this.movesPlayed();
+    this.movesMessage(text ? 'Copied ' + n + (n === 1 ? ' move: ' : ' moves: ') + text : 'No moves yet.');
   }
 
   // --- drawing ---
@@ -389,7 +444,7 @@ export class GameController {
     this.analysis = { d, ctx };
     $('analysis').dataset.source = ctx.source;
     const parts = [];
-    if (ctx.source === 'hint') parts.push('hint, perfect play');
+    if (ctx.source === 'hint') parts.push(d.exact ? 'hint, perfect play' : 'hint, full strength');
     else if (d.max_depth) parts.push('lookahead ' + d.max_depth);
     else if (a.timed) parts.push('full lookahead');
     if (a.timed && typeof d.time_ms === 'number') parts.push(d.time_ms / 1000 + ' s');
@@ -402,7 +457,7 @@ export class GameController {
     const mv = $('an-move');
     mv.replaceChildren(a.moveLong(d.best_move));
     if (d.random_move) mv.append(' ', randomBadge());
-    $('an-outcome').textContent = outcomeText(d.score, d.plies_to_end, d.exact, who, a.cutWords);
+    $('an-outcome').textContent = a.outcomeText ? a.outcomeText(d, who) : outcomeText(d.score, d.plies_to_end, d.exact, who, a.cutWords);
     fillPv($('an-pv'), d.principal_variation, (m, k) => a.pvItem(m, k % 2 === 0 ? ctx.toMove : other(ctx.toMove), this.settings));
     fillCompare('', d, $('ab-saved'));
   }

@@ -20,12 +20,15 @@ const STATS = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes', 'pg-rate'];
 
 export class ProgressPanel {
   /** From the game's adapter: `moveShort(move)` names a move in a cell of the panel, `scoringText`
-   *  names the scoring phase and `scoredNoun` its moves, plural ('columns'). */
-  constructor({ moveShort, scoringText, scoredNoun }) {
+   *  names the scoring phase and `scoredNoun` its moves, plural ('columns'); `bestLabel` heads the
+   *  best move's cell ('Best column'); `progressScore(report)`, if given, words a report's score. */
+  constructor({ moveShort, scoringText, scoredNoun, bestLabel, progressScore }) {
     this.root = $('progress');
     this.moveShort = moveShort;
     this.scoringText = scoringText;
     this.scoredNoun = scoredNoun || 'moves';
+    this.bestLabel = bestLabel || 'Best move';
+    this.scoreText = progressScore || ((p) => scoreShort(p.score, p.exact, p.plies_to_end));
     this.settled = new Set();  // the root moves whose score settled during this search
     this.total = null;         // the root moves of this search, when known
     this.clockTimer = null;
@@ -52,6 +55,19 @@ export class ProgressPanel {
     $('pg-phase').textContent = words[name] || '';
   }
 
+  /** The panel is this game's, and idle: its words, and no figures of another game's search. */
+  reset() {
+    this.clock(false);
+    this.phase('idle');
+    $('pg-best-label').textContent = this.bestLabel;
+    $('pg-clock').textContent = '';
+    this.root.dataset.state = 'idle';
+    this.root.dataset.updates = '0';
+    this.root.removeAttribute('aria-busy');
+    $('pg-title').textContent = 'Search progress';
+    for (const id of STATS) $(id).textContent = '—';
+  }
+
   /** A search begins; `total` is the number of its root moves (null: unknown). */
   start(title, total = null) {
     this.settled.clear();
@@ -70,8 +86,8 @@ export class ProgressPanel {
 
   show(p) {
     $('pg-depth').textContent = toTheEnd(p.depth) ? 'to the end' : typeof p.depth === 'number' ? String(p.depth) : '—';
-    $('pg-best').textContent = typeof p.best_move === 'number' ? this.moveShort(p.best_move) : '—';
-    $('pg-score').textContent = typeof p.score === 'number' ? scoreShort(p.score, p.exact, p.plies_to_end) : '—';
+    $('pg-best').textContent = p.best_move !== null && p.best_move !== undefined ? this.moveShort(p.best_move) : '—';
+    $('pg-score').textContent = typeof p.score === 'number' ? this.scoreText(p) : '—';
     $('pg-nodes').textContent = fmtInt(p.nodes);
     $('pg-rate').textContent = fmtRate(p.nodes, p.elapsed_us);
   }
@@ -112,7 +128,7 @@ export class ProgressPanel {
     const en = d && d.engine;
     if (en && typeof en.nodes === 'number') {
       this.show({ depth: en.depth, best_move: d.best_move === null || d.random_move ? en.best_move : d.best_move,
-        score: d.score, exact: d.exact, plies_to_end: d.plies_to_end, nodes: en.nodes, elapsed_us: en.elapsed_us });
+        score: d.score, exact: d.exact, plies_to_end: d.plies_to_end, evaluation: d.evaluation, nodes: en.nodes, elapsed_us: en.elapsed_us });
       $('pg-clock').textContent = fmtUs(en.elapsed_us);
       $('pg-live').textContent = d.best_move === null || d.best_move === undefined ? ''
         : 'Search finished' + (toTheEnd(en.depth) ? ', to the end of the game,' : ' at depth ' + en.depth) +
@@ -124,14 +140,11 @@ export class ProgressPanel {
 
   /** The search was cancelled or failed. */
   stop() {
-    this.clock(false);
-    this.phase('idle');
     if (this.root.dataset.state === 'running') {
-      $('pg-clock').textContent = '';
-      this.root.dataset.state = 'idle';
-      this.root.removeAttribute('aria-busy');
-      $('pg-title').textContent = 'Search progress';
-      for (const id of STATS) $(id).textContent = '—';
+      this.reset();
+    } else {
+      this.clock(false);
+      this.phase('idle');
     }
   }
 }
