@@ -160,17 +160,25 @@ def play(args):
         for name in opening:
             cells, side = oth.play(cells, side, oth.sq_index(name))
         moves = list(opening)
+        passed = False
         while True:
             legal = oth.legal_moves(cells, side)
             if not legal:
                 if not oth.legal_moves(cells, oth.opp(side)):
                     break
                 side = oth.opp(side)
+                passed = True
                 continue
             if side == bestmove_side:
-                answer = post(args.url, {"game": "othello", "moves": "".join(moves), "compare": False,
+                # Passes are left out, as the service implies them, but for
+                # one just made: the other side is then to move.
+                sent = moves + (["pass"] if passed else [])
+                answer = post(args.url, {"game": "othello", "moves": sent, "compare": False,
                                          "seed": args.seed * 1000 + game})
                 mv = answer["best_move"]
+                if mv not in [oth.sq_name(i) for i in legal]:
+                    raise RuntimeError("game %d: bestmove answered %r after %s; the legal squares are %s" % (
+                        game + 1, mv, " ".join(moves), " ".join(oth.sq_name(i) for i in legal)))
             else:
                 mv, _ = zebra.move(cells, side, args.depth, args.exact)
             index = oth.sq_index(mv)
@@ -178,6 +186,7 @@ def play(args):
                 raise RuntimeError("game %d: %s played %s, not legal" % (game + 1, side, mv))
             cells, side = oth.play(cells, side, index)
             moves.append(mv)
+            passed = False
         diff = oth.disc_diff(cells, bestmove_side)
         result = "win" if diff > 0 else "draw" if diff == 0 else "loss"
         points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
