@@ -48,12 +48,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         // Each root move's score at the last finished iteration: the centre
         // of its next aspiration window.
         let mut last: Vec<Option<S>> = vec![None; root_moves.len()];
-        if self.table.is_none() && root_moves.is_empty() {
-            let plies = root.max_plies_hint().min(target as usize);
-            self.lines = Some(Lines::new(plies, root.moves().next()));
-        }
-        let anytime = self.deadline.is_some() || self.node_budget != u64::MAX;
-        let mut depth = if self.table.is_none() && !anytime { target } else { 1 };
+        let mut depth = self.start_deepening(root, root_moves.is_empty());
         let mut guess = None;
         loop {
             let limit = depth.min(target);

@@ -387,18 +387,8 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let share = (budget / DEEPENING_SHARE).min(DEEPENING_CAP);
             self.deadline = Some(deadline.map_or(now + share, |d| d.min(now + share)));
         }
-        if self.table.is_none() && self.candidates.is_empty() {
-            let plies = root.max_plies_hint().min(target as usize);
-            self.lines = Some(Lines::new(plies, root.moves().next()));
-        }
+        let mut depth = self.start_deepening(root, self.candidates.is_empty());
         let mut guess = None;
-        // Deepening pays for itself by filling the table with the moves that
-        // order the next iteration, and by having an answer ready when the
-        // budget runs out. With no table and no budget it has neither use,
-        // and each iteration would search again what the last one did: one
-        // search at the depth asked.
-        let anytime = self.deadline.is_some() || self.node_budget != u64::MAX;
-        let mut depth = if self.table.is_none() && !anytime { target } else { 1 };
         loop {
             let limit = depth.min(target);
             self.deadline_active = result.iterations > 0;
@@ -433,6 +423,27 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.settle(root, target, moves, &mut result);
         }
         self.finish(result, started)
+    }
+
+    /// Sets up iterative deepening and gives its first depth. With no
+    /// table, the line of best play is kept as the search goes when
+    /// `keep_lines` (a full-window search of the root itself).
+    fn start_deepening(&mut self, root: &G, keep_lines: bool) -> u32 {
+        if self.table.is_none() && keep_lines {
+            let plies = root.max_plies_hint().min(self.target as usize);
+            self.lines = Some(Lines::new(plies, root.moves().next()));
+        }
+        // Deepening pays for itself by filling the table with the moves that
+        // order the next iteration, and by having an answer ready when the
+        // budget runs out. With no table and no budget it has neither use,
+        // and each iteration would search again what the last one did: one
+        // search at the depth asked.
+        let anytime = self.deadline.is_some() || self.node_budget != u64::MAX;
+        if self.table.is_none() && !anytime {
+            self.target
+        } else {
+            1
+        }
     }
 
     /// A finished iteration at `limit` becomes the answer so far, and
