@@ -4,11 +4,13 @@
 //!
 //! `cargo run --release --example connect4_solve <<< 4453`; with
 //! `OPENING_BOOK=path` it consults the opening book, with `TIME_MS=n` it
-//! stops after that budget, with `TT_MIB=n` its table has n MiB (64), with `PROGRESS=1` it prints each iteration.
+//! stops after that budget, with `TT_MIB=n` its table has n MiB (64), with
+//! `ENDGAME=n` the endgame solver takes the last n empty cells (9; 0 for
+//! none), with `PROGRESS=1` it prints each iteration.
 
 use std::io::BufRead;
 
-use bestmove::games::connect4::Connect4;
+use bestmove::games::connect4::{Connect4, Endgame};
 use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Progress, Table};
 
 fn main() {
@@ -30,9 +32,11 @@ fn main() {
             .and_then(|ms| ms.parse().ok())
             .map(|ms| std::time::Instant::now() + std::time::Duration::from_millis(ms));
         let limits = Limits { deadline, ..Limits::default() };
+        let empties = std::env::var("ENDGAME").ok().and_then(|e| e.parse().ok()).unwrap_or(Endgame::DEFAULT_EMPTIES);
+        let oracle = Endgame::new(book.as_ref(), empties);
         let result = engine_with_oracle(
             &position,
-            &book.as_ref(),
+            &oracle,
             limits,
             &mut table,
             EngineOptions { score_root_moves: true, ..EngineOptions::default() },

@@ -847,8 +847,9 @@ fn connect4_answer(
 ) -> Result<Answer, Cancelled> {
     let remaining = u64::from(connect4::CELLS - position.stones());
     let rules = EngineRules { kind: "connect4", name: index, draw_plies: Some(remaining), level_score: |s| s };
-    let (mut answer, choice) =
-        engine_answer(&position.game(), &context.book, rules, request, context, cancel, progress)?;
+    // The book near the start, the endgame solver near the end.
+    let oracle = connect4::Endgame::with_book(context.book);
+    let (mut answer, choice) = engine_answer(&position.game(), &oracle, rules, request, context, cancel, progress)?;
     let status = position.status();
     let after = choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());

@@ -329,6 +329,15 @@ pub trait Oracle<G: Game> {
         let _ = (alpha, beta);
         self.solved(position).map(|(value, plies)| Score::new(value, plies))
     }
+
+    /// The positions the oracle has visited in searches of its own so far
+    /// (an exact solver's; a book visits none). The engine counts them
+    /// among its positions, and counts an answer that visited none as a
+    /// book hit. The default, 0, is an oracle that only looks answers up.
+    #[inline(always)]
+    fn nodes(&self) -> u64 {
+        0
+    }
 }
 
 /// The oracle that knows nothing: what [`engine`] consults.
@@ -356,6 +365,11 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
     #[inline(always)]
     fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
         self.and_then(|oracle| oracle.solved_within(position, alpha, beta))
+    }
+
+    #[inline(always)]
+    fn nodes(&self) -> u64 {
+        self.map_or(0, |oracle| oracle.nodes())
     }
 }
 

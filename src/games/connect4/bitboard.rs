@@ -4,7 +4,7 @@ use super::{CELLS, HEIGHT, WIDTH};
 use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// One bit at the bottom of every column.
-const BOTTOM: u64 = {
+pub(super) const BOTTOM: u64 = {
     let mut mask = 0;
     let mut column = 0;
     while column < WIDTH {
@@ -14,12 +14,12 @@ const BOTTOM: u64 = {
     mask
 };
 /// Every cell of the board (no spare bits).
-const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+pub(super) const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 /// Columns from the centre out: the order moves of equal promise are tried in.
-const CENTRE_FIRST: [u8; WIDTH as usize] = [3, 2, 4, 1, 5, 0, 6];
+pub(super) const CENTRE_FIRST: [u8; WIDTH as usize] = [3, 2, 4, 1, 5, 0, 6];
 
 #[inline(always)]
-const fn column_mask(column: u32) -> u64 {
+pub(super) const fn column_mask(column: u32) -> u64 {
     ((1 << HEIGHT) - 1) << (column * (HEIGHT + 1))
 }
 
@@ -40,7 +40,7 @@ pub(super) fn has_four(stones: u64) -> bool {
 /// The empty cells that would complete four in a row for `stones`, given
 /// all stones `mask` (whether or not they can be played yet).
 #[inline(always)]
-fn winning_cells(stones: u64, mask: u64) -> u64 {
+pub(super) fn winning_cells(stones: u64, mask: u64) -> u64 {
     // Vertical: three on top of each other, the cell above.
     let mut cells = (stones << 1) & (stones << 2) & (stones << 3);
     for shift in [HEIGHT + 1, HEIGHT, HEIGHT + 2] {

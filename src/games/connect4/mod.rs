@@ -10,13 +10,20 @@
 //! Bitboards put cell (column `c`, row `r`, row 0 at the bottom) at bit
 //! `7 * c + r`: each column has a spare bit above its top row, so shifts by
 //! 1, 6, 7 and 8 find lines without wrapping from one column to the next.
+//!
+//! The engine solves with [`Endgame`] as its oracle: the opening book (when
+//! one is loaded) for the first [`BOOK_STONES`] stones, and a small exact
+//! solver without a table for the last [`Endgame::DEFAULT_EMPTIES`] empty
+//! cells.
 
 mod bitboard;
 mod book;
+mod endgame;
 mod input;
 
 pub use bitboard::Connect4;
 pub use book::{Book, BookError, BOOK_STONES};
+pub use endgame::Endgame;
 pub use input::{Connect4Error, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 
 /// Columns on the board.

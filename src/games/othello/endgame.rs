@@ -245,6 +245,11 @@ impl Oracle<Othello> for Endgame {
         let (value, plies) = unpack(self.search(me, op, packed(alpha), packed(beta), 0));
         Some(Score::new(value, plies))
     }
+
+    #[inline(always)]
+    fn nodes(&self) -> u64 {
+        Endgame::nodes(self)
+    }
 }
 
 #[cfg(test)]

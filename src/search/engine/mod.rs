@@ -107,11 +107,13 @@ pub struct EngineResult<M> {
     pub depth: u32,
     /// Iterations finished.
     pub iterations: u32,
-    /// Positions visited, the root included.
+    /// Positions visited, the root included, with those the oracle visited
+    /// in its own searches ([`super::Oracle::nodes`]).
     pub nodes: u64,
     /// Positions whose table entry was used.
     pub table_hits: u64,
-    /// Positions whose score the oracle knew without searching ([`super::Oracle`]).
+    /// Positions whose score the oracle knew without searching
+    /// ([`super::Oracle`]): an opening book's answers.
     pub book_hits: u64,
     /// The line of best play: at each step the first move in the game's
     /// order that keeps the score, as minimax chooses.

@@ -276,8 +276,12 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// (fail-soft), if it knows it.
     #[inline(always)]
     fn ask_oracle(&mut self, pos: &G, ply: u32, alpha: S, beta: S) -> Option<S> {
+        let before = self.oracle.nodes();
         let score = self.oracle.solved_within(pos, relative(alpha, ply), relative(beta, ply))?;
-        self.book_hits += 1;
+        match self.oracle.nodes() - before {
+            0 => self.book_hits += 1,
+            searched => self.nodes += searched,
+        }
         Some(from_relative(score, ply))
     }
 
