@@ -1,136 +1,168 @@
-//! The heuristic estimate of an Othello position for a search cut by a
-//! depth limit: the one place a fitted evaluation (patterns weighed by
-//! game results, as in Buro's Logistello) replaces, behind
-//! [`evaluate`]'s signature.
+//! The evaluation the searches use: board patterns weighed per game stage
+//! (see `patterns`), plus mobility, potential mobility, parity and a
+//! constant, the weights fitted to positions labelled by the engine's own
+//! searches (`examples/othello_fit.rs`) and built into the crate from
+//! `data/othello/weights.bin`.
 //!
-//! This one is hand-weighed from the features the literature agrees on:
-//! mobility, potential mobility (frontier), corners, the X and C squares
-//! next to an empty corner, discs anchored on an edge by an owned corner,
-//! and near the end the discs themselves and the parity of the empties.
+//! The estimate is in points, 100 to a disc of the final disc difference,
+//! for the side to move, within `±MAX_EVALUATION`.
 
+use std::sync::LazyLock;
+
+use super::patterns::{stage, Layout, LAYOUT, SCALARS, STAGES};
 use super::rules::{legal_moves, neighbours};
+use super::tuning::{decode_weights, WeightsError};
+use crate::search::MAX_EVALUATION;
 
-/// The four corners: a1, h1, a8, h8.
-pub(super) const CORNERS: u64 = 1 | 1 << 7 | 1 << 56 | 1 << 63;
+/// The fitted weights as the crate embeds them.
+pub(super) const EMBEDDED: &[u8] = include_bytes!("../../../data/othello/weights.bin");
 
-/// Per corner (a1, h1, a8, h8): the corner, its X square (diagonally next
-/// to it) and its two C squares (next to it on the edges).
-const CORNER_AREAS: [(u64, u64, u64); 4] = [
-    (1 << 0, 1 << 9, 1 << 1 | 1 << 8),
-    (1 << 7, 1 << 14, 1 << 6 | 1 << 15),
-    (1 << 56, 1 << 49, 1 << 48 | 1 << 57),
-    (1 << 63, 1 << 54, 1 << 55 | 1 << 62),
-];
+/// A stage's weights, expanded: every pattern index with its weight, so
+/// that the evaluation reads one table entry per instance.
+struct Weights {
+    /// `STAGES` full tables of `Layout::full_len` entries, one after
+    /// another.
+    patterns: Vec<i16>,
+    scalars: [[i16; SCALARS]; STAGES],
+}
 
-/// Weights, in points (about a hundredth of a disc at the end of the game).
-const MOBILITY: i32 = 70;
-/// A move on a corner counts this much more than another move.
-const CORNER_MOBILITY: i32 = 150;
-const FRONTIER: i32 = 25;
-const CORNER: i32 = 800;
-const X_SQUARE: i32 = 300;
-const C_SQUARE: i32 = 100;
-const EDGE_ANCHOR: i32 = 120;
-/// Below this many empty squares, discs start to count, more as the end
-/// comes nearer.
-const DISC_EMPTIES: u32 = 20;
-const DISC: i32 = 8;
-/// The side to move with an odd number of empties moves last, unless a
-/// pass intervenes.
-const PARITY: i32 = 60;
+impl Weights {
+    /// The weights of a weights file (see [`super::tuning`]).
+    fn parse(bytes: &[u8], layout: &Layout) -> Result<Weights, WeightsError> {
+        let stages = decode_weights(bytes)?;
+        let mut patterns = vec![0i16; STAGES * layout.full_len];
+        let mut scalars = [[0i16; SCALARS]; STAGES];
+        for (s, weights) in stages.iter().enumerate() {
+            let (pattern_weights, scalar_weights) = weights.split_at(layout.pattern_features);
+            layout.expand(pattern_weights, &mut patterns[s * layout.full_len..(s + 1) * layout.full_len]);
+            scalars[s].copy_from_slice(scalar_weights);
+        }
+        Ok(Weights { patterns, scalars })
+    }
+}
 
-/// The estimate for the side to move, whose discs are `me`, against `op`:
-/// positive favours the side to move, symmetric (the opponent's estimate
-/// of the same board is the negation, up to the parity term, which
-/// belongs to whoever moves), within `±MAX_EVALUATION`.
+/// The embedded weights, read on first use. The crate's tests hold the
+/// embedded file to the layout; were it unreadable, every weight would be
+/// zero (an evaluation of 0 everywhere) rather than a panic.
+static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
+    Weights::parse(EMBEDDED, &LAYOUT)
+        .unwrap_or_else(|_| Weights { patterns: vec![0; STAGES * LAYOUT.full_len], scalars: [[0; SCALARS]; STAGES] })
+});
+
+/// The scalar features of a position, in the order of
+/// [`super::patterns::SCALARS`]'s docs.
+#[inline(always)]
+pub(super) fn scalar_features(me: u64, op: u64) -> [i32; SCALARS] {
+    let empty = !(me | op);
+    let mobility = legal_moves(me, op).count_ones() as i32 - legal_moves(op, me).count_ones() as i32;
+    let potential = neighbours(op, empty).count_ones() as i32 - neighbours(me, empty).count_ones() as i32;
+    [mobility, potential, (empty.count_ones() % 2) as i32, 1]
+}
+
+/// The estimate for the side to move, whose discs are `me`, against `op`,
+/// in points (100 to a disc), positive favouring the side to move, within
+/// `±MAX_EVALUATION`. The same on all eight symmetric images of a board.
 #[inline]
 pub fn evaluate(me: u64, op: u64) -> i32 {
-    let empty = !(me | op);
-    let empties = empty.count_ones();
-    let (my_moves, op_moves) = (legal_moves(me, op), legal_moves(op, me));
-    let mut points = MOBILITY * (my_moves.count_ones() as i32 - op_moves.count_ones() as i32)
-        + CORNER_MOBILITY * ((my_moves & CORNERS).count_ones() as i32 - (op_moves & CORNERS).count_ones() as i32);
-    // Potential mobility: empty squares next to the opponent's discs are
-    // where the side to move may later play, and its own frontier is the
-    // opponent's.
-    points += FRONTIER * (neighbours(op, empty).count_ones() as i32 - neighbours(me, empty).count_ones() as i32);
-    for &(corner, x, c) in &CORNER_AREAS {
-        if corner & empty != 0 {
-            // Next to an empty corner, a disc hands the corner over.
-            points -= X_SQUARE * (count(me & x) - count(op & x));
-            points -= C_SQUARE * (count(me & c) - count(op & c));
-        } else {
-            points += CORNER * (count(me & corner) - count(op & corner));
-        }
+    let (weights, layout) = (&*WEIGHTS, &*LAYOUT);
+    let stage = stage((!(me | op)).count_ones());
+    let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
+    let mut points = 0i32;
+    layout.visit_indices(me, op, |index| points += i32::from(table[index]));
+    for (x, &w) in scalar_features(me, op).iter().zip(&weights.scalars[stage]) {
+        points += x * i32::from(w);
     }
-    points += EDGE_ANCHOR * (anchored(me) - anchored(op));
-    if empties < DISC_EMPTIES {
-        points += DISC * (DISC_EMPTIES - empties) as i32 * (count(me) - count(op));
-    }
-    if empties % 2 == 1 {
-        points += PARITY;
-    }
-    points
-}
-
-#[inline(always)]
-fn count(bits: u64) -> i32 {
-    bits.count_ones() as i32
-}
-
-/// The edge discs of `discs` joined to one of their corners by an unbroken
-/// run along the edge: a proxy for stable discs, which can never be
-/// flipped.
-#[inline]
-fn anchored(discs: u64) -> i32 {
-    // Each edge as 8 bits from one corner to the other: the runs from
-    // either end.
-    let run = |edge: u8| -> i32 {
-        if edge == 0xff {
-            return 8;
-        }
-        (edge.trailing_ones() + edge.leading_ones()) as i32
-    };
-    let top = discs as u8;
-    let bottom = (discs >> 56) as u8;
-    let column = |shift: u32| -> u8 {
-        let mut edge = 0u8;
-        for row in 0..8 {
-            edge |= ((discs >> (row * 8 + shift) & 1) as u8) << row;
-        }
-        edge
-    };
-    run(top) + run(bottom) + run(column(0)) + run(column(7))
+    points.clamp(-MAX_EVALUATION, MAX_EVALUATION)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::patterns::transpose;
     use super::*;
 
-    #[test]
-    fn corners_count_for_their_owner_and_x_squares_against() {
-        let centre = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
-        let base = evaluate(centre.0, centre.1);
-        assert!(evaluate(centre.0 | 1, centre.1) > base, "a corner is good");
-        assert!(evaluate(centre.0 | 1 << 9, centre.1) < base, "an X square next to an empty corner is bad");
+    /// The board mirrored left to right.
+    fn mirror(x: u64) -> u64 {
+        (0..8).fold(0, |m, r| m | u64::from(((x >> (r * 8)) as u8).reverse_bits()) << (r * 8))
+    }
+
+    /// The eight images of a board under the symmetries.
+    fn images(x: u64) -> [u64; 8] {
+        let mut out = [0; 8];
+        for (s, image) in out.iter_mut().enumerate() {
+            let mut y = x;
+            if s & 1 != 0 {
+                y = transpose(y);
+            }
+            if s & 2 != 0 {
+                y = y.swap_bytes();
+            }
+            if s & 4 != 0 {
+                y = mirror(y);
+            }
+            *image = y;
+        }
+        out
+    }
+
+    fn random_position(rng: &mut fastrand::Rng) -> (u64, u64) {
+        let filled = rng.u64(..) | rng.u64(..);
+        let me = filled & rng.u64(..);
+        (me, filled & !me)
     }
 
     #[test]
-    fn edge_runs_from_corners_are_counted_once_per_edge() {
-        assert_eq!(anchored(0), 0);
-        assert_eq!(anchored(0b111), 3 + 1, "a1-c1 along the top, a1 down the a column");
-        assert_eq!(anchored(0xff), 8 + 1 + 1);
-        assert_eq!(anchored(0b10), 0, "b1 alone is not anchored");
+    fn the_embedded_weights_match_the_layout() {
+        let stages = decode_weights(EMBEDDED).expect("the embedded weights file reads");
+        assert_eq!(stages.len(), STAGES);
+        assert!(stages.iter().all(|s| s.len() == LAYOUT.pattern_features + SCALARS));
+        assert!(stages.iter().flatten().any(|&w| w != 0), "the weights are fitted");
+    }
+
+    #[test]
+    fn the_estimate_is_the_same_on_every_symmetric_image() {
+        let mut rng = fastrand::Rng::with_seed(11);
+        for _ in 0..300 {
+            let (me, op) = random_position(&mut rng);
+            let value = evaluate(me, op);
+            for (a, b) in images(me).into_iter().zip(images(op)) {
+                assert_eq!(evaluate(a, b), value, "{me:x} {op:x}");
+            }
+        }
     }
 
     #[test]
     fn the_estimate_stays_within_the_evaluation_band() {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..2000 {
-            let filled = rng.u64(..);
-            let me = filled & rng.u64(..);
-            let value = evaluate(me, filled & !me);
-            assert!(value.abs() <= crate::search::MAX_EVALUATION, "{value}");
+            let (me, op) = random_position(&mut rng);
+            assert!(evaluate(me, op).abs() <= MAX_EVALUATION);
         }
+    }
+
+    #[test]
+    fn a_corner_is_worth_having() {
+        // Positions of random games at 20 to 40 empty squares, a1 empty:
+        // a1 given to the side to move scores better than a1 given to the
+        // opponent, nearly always.
+        let mut rng = fastrand::Rng::with_seed(8);
+        let (mut better, mut total) = (0, 0);
+        while total < 200 {
+            let (mut me, mut op) = (1u64 << 28 | 1 << 35, 1u64 << 27 | 1 << 36);
+            while (!(me | op)).count_ones() > 20 {
+                let moves = legal_moves(me, op);
+                if moves == 0 {
+                    break;
+                }
+                let square = (0..64).filter(|s| moves >> s & 1 != 0).nth(rng.usize(..moves.count_ones() as usize));
+                let square = square.unwrap_or(0);
+                let flipped = super::super::flips(me, op, square);
+                (me, op) = (op ^ flipped, me | flipped | 1 << square);
+                if (!(me | op)).count_ones() <= 40 && (me | op) & 1 == 0 {
+                    total += 1;
+                    better += usize::from(evaluate(me | 1, op) > evaluate(me, op | 1));
+                }
+            }
+        }
+        assert!(better * 10 >= total * 9, "{better} of {total}");
     }
 }

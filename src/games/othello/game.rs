@@ -1,7 +1,8 @@
 //! The Othello state the searches play through, and what it tells the
 //! engine: move order hints, a table key, the range of scores.
 
-use super::evaluation::{self, CORNERS};
+use super::evaluation;
+use super::hand::CORNERS;
 use super::rules::{final_score, flips, legal_moves};
 use super::{PASS, SQUARES};
 use crate::search::{Game, Heuristics, Solver, Tactics};
@@ -202,7 +203,7 @@ impl Heuristics for Othello {
         0
     }
 
-    /// The hand-weighed estimate of the `evaluation` module.
+    /// The fitted estimate of the `evaluation` module.
     #[inline]
     fn evaluation(&self) -> i32 {
         evaluation::evaluate(self.me, self.op)

@@ -54,18 +54,26 @@
 //!
 //! The parts: `rules` the bitboard rules (legal moves, flips, the final
 //! score); `game` the search state and its hints to the engine;
-//! `evaluation` the heuristic estimate, the seam where a fitted evaluation
-//! goes; `endgame` an exact solver for the last few empty squares, handed
+//! `evaluation` the heuristic estimate, board patterns (`patterns`) and a
+//! few scalar features weighed per game stage, the weights fitted by
+//! `examples/othello_fit.rs` ([`tuning`] has what it needs); `hand` the
+//! hand-weighed estimate it replaced, which the fitting script's self-play
+//! uses; `endgame` an exact solver for the last few empty squares, handed
 //! to the engine as an oracle ([`Endgame`]); `input` caller input.
 
 mod endgame;
 mod evaluation;
 mod game;
+mod hand;
 mod input;
+mod patterns;
 mod rules;
+pub mod tuning;
 
 pub use endgame::Endgame;
+pub use evaluation::evaluate;
 pub use game::{Moves, Othello};
+pub use hand::evaluate as hand_evaluation;
 pub use input::{
     move_name, parse_side, parse_square, square_name, ErrorKind, OthelloError, Position, Status, BOARD_SHAPE,
     MOVES_SHAPE,
