@@ -84,9 +84,7 @@ struct Group {
     table: [u16; 256],
 }
 
-/// A pattern's tables: its instances' first index in the full weight
-/// table, and the reduction of its indices to the shared (canonical)
-/// ones.
+/// A pattern's reduction of its indices to the shared (canonical) ones.
 struct PatternTables {
     /// 3 to the power of the number of squares.
     size: usize,
