@@ -5,8 +5,8 @@
 //! `cargo run --release --example connect4_solve <<< 4453`; with
 //! `OPENING_BOOK=path` it consults the opening book, with `TIME_MS=n` it
 //! stops after that budget, with `TT_MIB=n` its table has n MiB (64), with
-//! `ENDGAME=n` the endgame solver takes the last n empty cells (9; 0 for
-//! none), with `PROGRESS=1` it prints each iteration.
+//! `ENDGAME=n` the endgame solver takes the last n empty cells (14; 0
+//! for none), with `PROGRESS=1` it prints each iteration.
 
 use std::io::BufRead;
 

@@ -1,15 +1,17 @@
-//! An exact solver for the last few empty cells of a Connect Four board,
+//! An exact solver for the last empty cells of a Connect Four board,
 //! handed to the engine as an oracle ([`Endgame`]), with the opening book
 //! when there is one.
 //!
 //! Near the end of the board most positions of a search are small, and
-//! what the engine spends on each (the table probe, a cache miss in a
-//! large table; the move ranking; the line) costs more than searching
-//! them plainly. Below [`Endgame::DEFAULT_EMPTIES`] empty cells this
-//! solver takes over: a fail-soft negamax on the two bitboards with the
-//! same pruning by immediate threats as the engine (a win at once, a
-//! forced block, never a stone just below the opponent's winning cell),
-//! moves ordered by the winning cells they make, and no table.
+//! what the engine spends on each (the probe of its large table, a cache
+//! miss; the move ranking; the line) costs more than searching them
+//! plainly. From [`Endgame::DEFAULT_EMPTIES`] empty cells on this solver
+//! takes over: a fail-soft negamax on the two bitboards with the same
+//! pruning by immediate threats as the engine (a win at once, a forced
+//! block, never a stone just below the opponent's winning cell), moves
+//! ordered by the winning cells they make, and a small table of its own
+//! (512 KiB, which stays in the processor's cache) for the positions with
+//! 6 or more empty cells.
 //!
 //! Scores inside are one integer per outcome, in the order of the engine's
 //! [`Score`]: a win ending after `s` stones are on the board is
@@ -31,21 +33,44 @@ const RANKED_EMPTIES: i32 = 5;
 /// cells (see the module docs), with the opening book for positions of
 /// at most [`BOOK_STONES`] stones when one is given; it counts the
 /// positions it visits.
-#[derive(Debug)]
 pub struct Endgame<'a> {
     book: Option<&'a Book>,
     max_empties: u32,
     nodes: Cell<u64>,
+    /// Bounds of the larger positions searched, one per slot (see
+    /// [`Endgame::probe`]): small enough to stay in the cache.
+    table: Box<[Cell<u64>]>,
 }
+
+impl std::fmt::Debug for Endgame<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Endgame")
+            .field("book", &self.book.is_some())
+            .field("max_empties", &self.max_empties)
+            .field("nodes", &self.nodes.get())
+            .finish()
+    }
+}
+
+/// The solver's table has `1 << TABLE_BITS` slots of 8 bytes (512 KiB).
+const TABLE_BITS: u32 = 16;
+/// Positions with at least this many empty cells go in the table: below,
+/// a search costs less than the look-up.
+const TABLE_EMPTIES: i32 = 6;
+/// What a slot says of its score.
+const LOWER: u64 = 1;
+const UPPER: u64 = 2;
+const EXACT: u64 = 3;
 
 impl<'a> Endgame<'a> {
     /// The number of empty cells from which the solver answers by default.
-    pub const DEFAULT_EMPTIES: u32 = 9;
+    pub const DEFAULT_EMPTIES: u32 = 14;
 
     /// A solver for positions with at most `max_empties` empty cells, that
     /// asks `book` first when given.
     pub fn new(book: Option<&'a Book>, max_empties: u32) -> Endgame<'a> {
-        Endgame { book, max_empties, nodes: Cell::new(0) }
+        let table = (0..1 << TABLE_BITS).map(|_| Cell::new(0)).collect();
+        Endgame { book, max_empties, nodes: Cell::new(0), table }
     }
 
     /// [`Endgame::new`] with [`Endgame::DEFAULT_EMPTIES`].
@@ -56,6 +81,27 @@ impl<'a> Endgame<'a> {
     /// The positions visited so far, over every solve.
     pub fn nodes(&self) -> u64 {
         self.nodes.get()
+    }
+
+    /// The slot of a position's key (its stones and all stones, 49 bits).
+    #[inline(always)]
+    fn slot(&self, key: u64) -> &Cell<u64> {
+        &self.table[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize]
+    }
+
+    /// The bound stored for `key` (`LOWER`, `UPPER` or `EXACT`) and its
+    /// score, if its slot holds it. A slot is the key above 15 bits, the
+    /// bound in 2 and the score plus 64 in 7: an empty slot (0) holds no
+    /// key, its bound being 0.
+    #[inline(always)]
+    fn probe(&self, key: u64) -> Option<(u64, i32)> {
+        let entry = self.slot(key).get();
+        (entry >> 15 == key && entry >> 7 & 3 != 0).then(|| (entry >> 7 & 3, (entry & 0x7f) as i32 - 64))
+    }
+
+    #[inline(always)]
+    fn store(&self, key: u64, bound: u64, score: i32) {
+        self.slot(key).set(key << 15 | bound << 7 | (score + 64) as u64);
     }
 
     /// The fail-soft score (see the module docs) of the position with the
@@ -100,6 +146,21 @@ impl<'a> Endgame<'a> {
             }
             alpha = alpha.max(low);
         }
+        let keyed = CELLS as i32 - stones >= TABLE_EMPTIES;
+        let key = current + mask;
+        if keyed {
+            if let Some((bound, score)) = self.probe(key) {
+                match bound {
+                    EXACT => return score,
+                    LOWER => alpha = alpha.max(score),
+                    _ => beta = beta.min(score),
+                }
+                if alpha >= beta {
+                    return score;
+                }
+            }
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
         // Moves by the winning cells they leave the side to move, centre
         // first among equals; near the very end, centre first only.
         let mut order = [(0u64, 0i32); WIDTH as usize];
@@ -127,6 +188,16 @@ impl<'a> Endgame<'a> {
             if alpha >= beta {
                 break;
             }
+        }
+        if keyed {
+            let bound = if best <= alpha_in {
+                UPPER
+            } else if best >= beta_in {
+                LOWER
+            } else {
+                EXACT
+            };
+            self.store(key, bound, best);
         }
         best
     }

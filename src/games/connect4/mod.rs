@@ -13,8 +13,8 @@
 //!
 //! The engine solves with [`Endgame`] as its oracle: the opening book (when
 //! one is loaded) for the first [`BOOK_STONES`] stones, and a small exact
-//! solver without a table for the last [`Endgame::DEFAULT_EMPTIES`] empty
-//! cells.
+//! solver with a small table of its own for the last
+//! [`Endgame::DEFAULT_EMPTIES`] empty cells.
 
 mod bitboard;
 mod book;
