@@ -1,24 +1,31 @@
 //! Calibrates the difficulty levels (`level` 1 to 10): every level plays
 //! the level below it, level 1 plays a uniformly random player, and level
 //! 10 plays perfect play where a perfect player is at hand; the openings
-//! are seeded and varied (Connect Four: 2 random moves; tic-tac-toe: 1),
-//! each played once from each side. Prints each level's score against the
-//! one below and an Elo-like rating per level (level 1 at 0), as Markdown.
+//! are seeded and varied (Connect Four: 2 random moves; tic-tac-toe: 1;
+//! Othello: 4), each played once from each side. Prints each level's score
+//! against the one below and an Elo-like rating per level (level 1 at 0),
+//! as Markdown.
 //!
 //! A level plays as the service plays it: the search its level sets (the
-//! engine at the level's depth, with the built-in opening book, at level
-//! 10 with the service's default one-second budget; plain minimax for
-//! tic-tac-toe), then the level's softmax choice over the root moves.
+//! engine at the level's depth, with the built-in opening book and the
+//! endgame solvers, at level 10 with the service's default one-second
+//! budget; plain minimax for tic-tac-toe), then the level's softmax choice
+//! over the root moves.
 //!
-//! `cargo run --release --example levels [pairs] [connect4|tictactoe]`
+//! `cargo run --release --example levels [pairs] [connect4|tictactoe|othello]`
 //! (default: 50 pairs of games per Connect Four matchup, ten times as many
-//! for tic-tac-toe; both games).
+//! for tic-tac-toe, a fifth as many for Othello, whose games are longest;
+//! every game). `OTHELLO_MS=n` gives Othello's level 10 a budget of n ms a
+//! move instead of the service's default 1,000.
 
 use bestmove::games::arena::{matchup, Player, Random, Record};
-use bestmove::games::connect4::{Book, Connect4};
+use bestmove::games::connect4::{Book, Connect4, Endgame};
 use bestmove::games::levels::{self, MAX_LEVEL};
+use bestmove::games::othello::{self, Othello};
 use bestmove::games::tictactoe::{Position, TicTacToe};
-use bestmove::search::{choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, Table, TieBreak};
+use bestmove::search::{
+    choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
+};
 
 /// A Connect Four player at a level; `perfect` searches to the end with
 /// no budget instead (the engine's exact solve: the reference).
@@ -37,7 +44,8 @@ impl Player<Connect4> for Connect4Level<'_> {
             .then(|| std::time::Instant::now() + std::time::Duration::from_secs(1));
         let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
-        let result = engine_with_oracle(position, self.book, limits, &mut self.table, options, &mut |_| {})
+        let oracle = Endgame::with_book(Some(self.book));
+        let result = engine_with_oracle(position, &oracle, limits, &mut self.table, options, &mut |_| {})
             .expect("nothing cancels it");
         // Cut by the budget before every move is scored, the engine's own
         // best move (which weighs what it proved of each) is played.
@@ -47,6 +55,43 @@ impl Player<Connect4> for Connect4Level<'_> {
                 .mv
         } else {
             result.best_move.expect("a position that is not over has a move")
+        }
+    }
+}
+
+/// An Othello player at a level, level 10 with `budget` a move.
+struct OthelloLevel {
+    level: u8,
+    budget: std::time::Duration,
+    table: Table,
+    rng: fastrand::Rng,
+}
+
+impl Player<Othello> for OthelloLevel {
+    fn pick(&mut self, position: &Othello) -> u8 {
+        let style = levels::othello(self.level);
+        let deadline = style.max_depth.is_none().then(|| std::time::Instant::now() + self.budget);
+        let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
+        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+        let oracle = othello::Endgame::default();
+        let result = engine_with_oracle(position, &oracle, limits, &mut self.table, options, &mut |_| {})
+            .expect("nothing cancels it");
+        // As the service weighs them: final disc differences in the
+        // evaluation's points.
+        let scored: Option<Vec<RootMove<u8>>> = result
+            .root_moves
+            .iter()
+            .map(|m| {
+                m.score.map(|s| RootMove { mv: m.mv, score: levels::othello_points(s), plies: s.ply().unwrap_or(0) })
+            })
+            .collect();
+        match scored {
+            Some(scored) if !scored.is_empty() => {
+                choose_softly(&scored, style.temperature, false, TieBreak::First, &mut self.rng)
+                    .expect("a position that is not over has a move")
+                    .mv
+            }
+            _ => result.best_move.expect("a position that is not over has a move"),
         }
     }
 }
@@ -113,6 +158,11 @@ fn main() {
         // Tic-tac-toe games take microseconds: ten times as many.
         tictactoe(10 * pairs);
     }
+    if wanted("othello") {
+        // Othello games are the longest: a fifth as many.
+        let ms = std::env::var("OTHELLO_MS").ok().and_then(|ms| ms.parse().ok()).unwrap_or(1000);
+        othello_ladder((pairs / 5).max(1), std::time::Duration::from_millis(ms));
+    }
     println!("\n{:.0} s in all.", started.elapsed().as_secs_f64());
 }
 
@@ -176,4 +226,15 @@ fn tictactoe(pairs: usize) {
         "\nTic-tac-toe level 10 against every level and a random player: {lost} games lost of {}.",
         2 * pairs * 11
     );
+}
+
+fn othello_ladder(pairs: usize, budget: std::time::Duration) {
+    let at = |level: u8, seed: u64| OthelloLevel {
+        level,
+        budget,
+        table: Table::with_bytes(32 << 20),
+        rng: fastrand::Rng::with_seed(seed),
+    };
+    let title = format!("Othello, level 10 with {} ms a move", budget.as_millis());
+    ladder(&title, pairs, &Othello::START, 4, 4000, &at);
 }

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::request::{GameInput, MoveList, SearchRequest};
 use crate::games::connect4::{self, Book};
+use crate::games::levels;
 use crate::games::othello::{self, Endgame};
 use crate::games::tictactoe::{Position, Status};
 use crate::search::{
@@ -873,7 +874,7 @@ fn othello_answer(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Answer, Cancelled> {
-    let rules = EngineRules { kind: "othello", name: square, draw_plies: None, level_score: othello_points };
+    let rules = EngineRules { kind: "othello", name: square, draw_plies: None, level_score: levels::othello_points };
     let oracle = Endgame::default();
     let (mut answer, choice) = engine_answer(&position.game(), &oracle, rules, request, context, cancel, progress)?;
     let winner_of = |status: othello::Status| match status {
@@ -897,17 +898,6 @@ fn othello_answer(
     });
     answer.moves_after = Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv)));
     Ok(answer)
-}
-
-/// An Othello score in the evaluation's points, for a level's softmax: a
-/// final disc difference is 100 points a disc, as the evaluation counts
-/// them (a score of 1 would otherwise weigh as a won game of win, draw and
-/// loss).
-fn othello_points(score: Score) -> Score {
-    match score.heuristic() {
-        Some(_) => score,
-        None => Score::evaluation((score.value().clamp(-64, 64) * 100) as i32),
-    }
 }
 
 /// The move for the caller among scored root moves: with a level, the

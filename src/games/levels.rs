@@ -12,6 +12,8 @@
 //! The tables were calibrated by `examples/levels.rs`, which plays every
 //! level against the one below; the README gives its table.
 
+use crate::search::Score;
+
 /// The strongest level: full strength.
 pub const MAX_LEVEL: u8 = 10;
 
@@ -49,16 +51,29 @@ pub fn connect4(level: u8) -> Style {
     at(level, &DEPTH, &TEMPERATURE)
 }
 
-/// Othello: as Connect Four's, in the evaluation's points (about a
-/// hundredth of a disc: a move of mobility is 70, a corner 800); a score
-/// the search saw to the end counts its final disc difference as 100
-/// points a disc. No search reaches the end from the opening, so level 10
-/// is the engine's time budget, solving exactly once the end is in reach.
+/// Othello: as Connect Four's, in the evaluation's points (100 points is
+/// one disc of final disc difference, which the fitted evaluation
+/// estimates); a score the search saw to the end counts its final disc
+/// difference as 100 points a disc ([`othello_points`]). Each level looks
+/// further or chooses more tightly than the one below: level 1 plays moves
+/// within 6 discs of the best often, level 9 hardly ever a move 1 disc
+/// worse. No search reaches the end from the opening, so level 10 is the
+/// engine's time budget, solving exactly once the end is in reach.
 pub fn othello(level: u8) -> Style {
     const DEPTH: [Option<u32>; 10] =
         [Some(1), Some(1), Some(2), Some(2), Some(3), Some(4), Some(5), Some(6), Some(8), None];
-    const TEMPERATURE: [f64; 10] = [400.0, 300.0, 250.0, 200.0, 150.0, 100.0, 75.0, 50.0, 25.0, 0.0];
+    const TEMPERATURE: [f64; 10] = [600.0, 200.0, 200.0, 60.0, 60.0, 40.0, 20.0, 10.0, 5.0, 0.0];
     at(level, &DEPTH, &TEMPERATURE)
+}
+
+/// The score an Othello level weighs a root move by: an evaluation as it
+/// is, a final disc difference the search saw to the end as 100 points a
+/// disc, so that both are in the evaluation's units.
+pub fn othello_points(score: Score) -> Score {
+    match score.heuristic() {
+        Some(_) => score,
+        None => Score::evaluation((score.value().clamp(-64, 64) * 100) as i32),
+    }
 }
 
 /// A game tree: always searched whole (a depth limit needs every inner
@@ -97,6 +112,14 @@ mod tests {
         for game in [tictactoe, connect4, othello, tree] {
             assert!((1..MAX_LEVEL).all(|l| game(l).temperature > 0.0));
         }
+    }
+
+    #[test]
+    fn othello_levels_weigh_final_disc_differences_as_100_points_a_disc() {
+        assert_eq!(othello_points(Score::new(12, 30)), Score::evaluation(1200));
+        assert_eq!(othello_points(Score::new(-64, 3)), Score::evaluation(-6400));
+        assert_eq!(othello_points(Score::new(0, 0)), Score::evaluation(0));
+        assert_eq!(othello_points(Score::evaluation(-75)), Score::evaluation(-75));
     }
 
     #[test]
