@@ -26,9 +26,13 @@
 # tree, once and CLIENTS at once, on the same server: its worst case, with
 # the book and the kept table already resident.
 #
+# Then Othello, on a fresh server: three positions the engine cannot finish
+# within the default budget, one at a time, then CLIENTS at once.
+#
 # Last, on another fresh server with the book, the largest bodies of small
 # positions: a Connect Four `moves` array of zeros, a `board` of one row of
-# "." strings and a tic-tac-toe `board` array, each just under
+# "." strings, a tic-tac-toe `board` array and an Othello `moves` array of
+# "f5" strings, each just under
 # MAX_BODY_BYTES (16 MiB) and refused with a 422 as it is read (at its 65th
 # item); one at a time, then CLIENTS moves arrays at once.
 #
@@ -88,6 +92,39 @@ hwm() {
 }
 post() { curl -s -o "$2" -w '%{http_code}\n' "http://127.0.0.1:$PORT/best-move" \
   -H 'content-type: application/json' --data-binary @"$1"; }
+# Starts a release server on a free port with the given environment (plus
+# HOST, PORT, MAX_CONCURRENT_SEARCHES and RUST_LOG) and waits for it.
+start_server() {
+  PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  env "$@" HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
+  PID=$!
+  for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+}
+stop_server() {
+  kill "$PID"
+  wait "$PID" 2>/dev/null || true
+  PID=
+}
+# CLIENTS requests at once, taking the given bodies in turn; a status a line.
+post_many() {
+  local bodies=("$@") i
+  for i in $(seq "$CLIENTS"); do post "${bodies[$(((i - 1) % ${#bodies[@]}))]}" "$WORK/answer.$i.json" & done
+  wait
+}
+# Writes the body for `game` at `moves` to `file`, posts it (which must be
+# answered with 200) and prints the engine's "time|depth|exact".
+engine_answer() {
+  local game=$1 moves=$2 file=$3
+  printf '{"game": "%s", "moves": "%s"}\n' "$game" "$moves" >"$file"
+  [[ $(post "$file" "$WORK/answer.json") == 200 ]] || {
+    echo "memory-check: $game $moves was not answered with 200: $(head -c 300 "$WORK/answer.json")" >&2
+    exit 1
+  }
+  python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["engine"]
+print("%.0f ms|%s|%s" % (e["elapsed_us"] / 1000, e.get("depth"), "yes" if e.get("exact") else "no"))' "$WORK/answer.json"
+}
+# "200 x 7, 503 x 1" from one status a line.
+tally() { sort <<<"$1" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }'; }
 
 echo "Machine: $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'); commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown); $SLOTS search slot(s), TT_MIB=$TT_MIB, $CLIENTS clients at once"
 echo
@@ -95,23 +132,18 @@ echo "| Tree | JSON | Idle | One tree | Answer | $CLIENTS trees at once | Status
 echo "| --- | ---: | ---: | ---: | ---: | ---: | --- |"
 for shape in wide comb two-level binary; do
   tree="$WORK/$shape.json"
-  PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  env OPENING_BOOK=none HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS RUST_LOG=warn target/release/bestmove &
-  PID=$!
-  for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+  start_server OPENING_BOOK=none
   idle=$(hwm)
   [[ $(post "$tree" "$WORK/answer.json") == 200 ]] || {
     echo "memory-check: the $shape tree was not answered with 200: $(head -c 300 "$WORK/answer.json")" >&2
     exit 1
   }
   one=$(hwm)
-  codes=$(for i in $(seq "$CLIENTS"); do post "$tree" "$WORK/answer.$i.json" & done; wait)
+  codes=$(post_many "$tree")
   many=$(hwm)
-  statuses=$(sort <<<"$codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+  statuses=$(tally "$codes")
   echo "| $shape | $(size "$tree" MB) | $idle | $one | $(size "$WORK/answer.json" KB) | $many | $statuses |"
-  kill "$PID"
-  wait "$PID" 2>/dev/null || true
-  PID=
+  stop_server
   bad=$(grep -cv '^200$\|^503$' <<<"$codes" || true)
   ((bad == 0)) || { echo "memory-check: a status other than 200/503 for the $shape tree" >&2; exit 1; }
 done
@@ -123,39 +155,28 @@ echo "Connect Four, book loaded ($(du -h "$OPENING_BOOK" | cut -f1) file), defau
 echo
 echo "| Position | Stones | Engine time | Exact | Peak RSS after it |"
 echo "| --- | ---: | ---: | --- | ---: |"
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS OPENING_BOOK=$OPENING_BOOK RUST_LOG=warn target/release/bestmove &
-PID=$!
-for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+start_server OPENING_BOOK="$OPENING_BOOK"
 idle=$(hwm)
 for moves in "${C4_POSITIONS[@]}"; do
-  printf '{"game": "connect4", "moves": "%s"}\n' "$moves" >"$WORK/c4-$moves.json"
-  [[ $(post "$WORK/c4-$moves.json" "$WORK/answer.json") == 200 ]] || {
-    echo "memory-check: Connect Four $moves was not answered with 200: $(head -c 300 "$WORK/answer.json")" >&2
-    exit 1
-  }
-  report=$(python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["engine"]
-print("%.0f ms|%s" % (e["elapsed_us"] / 1000, "yes" if e.get("exact") else "no"))' "$WORK/answer.json")
-  echo "| \`$moves\` | ${#moves} | ${report%%|*} | ${report#*|} | $(hwm) |"
+  report=$(engine_answer connect4 "$moves" "$WORK/c4-$moves.json")
+  IFS='|' read -r took _ exact <<<"$report"
+  echo "| \`$moves\` | ${#moves} | $took | $exact | $(hwm) |"
 done
 one=$(hwm)
-codes=$(for i in $(seq "$CLIENTS"); do
-  moves=${C4_POSITIONS[$(((i - 1) % ${#C4_POSITIONS[@]}))]}
-  post "$WORK/c4-$moves.json" "$WORK/answer.$i.json" &
-done; wait)
+c4_bodies=()
+for moves in "${C4_POSITIONS[@]}"; do c4_bodies+=("$WORK/c4-$moves.json"); done
+codes=$(post_many "${c4_bodies[@]}")
 many=$(hwm)
-c4_statuses=$(sort <<<"$codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+c4_statuses=$(tally "$codes")
 [[ $(post "$WORK/wide.json" "$WORK/answer.json") == 200 ]] || {
   echo "memory-check: the wide tree was not answered with 200 after Connect Four: $(head -c 300 "$WORK/answer.json")" >&2
   exit 1
 }
 tree_one=$(hwm)
-tree_codes=$(for i in $(seq "$CLIENTS"); do post "$WORK/wide.json" "$WORK/answer.$i.json" & done; wait)
+tree_codes=$(post_many "$WORK/wide.json")
 tree_many=$(hwm)
-tree_statuses=$(sort <<<"$tree_codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
-kill "$PID"
-wait "$PID" 2>/dev/null || true
-PID=
+tree_statuses=$(tally "$tree_codes")
+stop_server
 echo
 echo "| Same server, in order | Peak RSS (VmHWM) | Statuses |"
 echo "| --- | ---: | --- |"
@@ -168,6 +189,40 @@ echo "| then $CLIENTS wide trees at once | $tree_many | $tree_statuses |"
 bad=$(grep -cv '^200$\|^503$' <<<"$codes"$'\n'"$tree_codes" || true)
 ((bad == 0)) || { echo "memory-check: a status other than 200/503 for Connect Four or the tree after it" >&2; exit 1; }
 
+# Othello: a fresh server, three positions the engine cannot finish within
+# the default budget (12, 30 and 40 plies in: the heuristic driver fills its
+# table), one at a time, then CLIENTS at once.
+OTHELLO_POSITIONS=(c4c5b6d3c2a7d6e7d7e3b5d2
+  d3c3b3e3f3c5f6g2b5c6f4a5h1f5d6e7d7e6d8c4c7b7a8b6a4f8g4b4e8a3
+  c4c5f6c3b5g7e3e6c2f3g3a5h8b3f4f2b4f5f7h3a3d2e2e1a6e7d7c1c6g8f1g4d1b6b1d3g6b7f8a7)
+start_server OPENING_BOOK="$OPENING_BOOK"
+echo
+echo "Othello, default budget (1 s), on a fresh server; $SLOTS search slot(s):"
+echo
+echo "| Position (plies) | Engine time | Depth | Exact | Peak RSS after it |"
+echo "| --- | ---: | ---: | --- | ---: |"
+idle=$(hwm)
+for moves in "${OTHELLO_POSITIONS[@]}"; do
+  report=$(engine_answer othello "$moves" "$WORK/othello-${#moves}.json")
+  IFS='|' read -r took depth exact <<<"$report"
+  echo "| $((${#moves} / 2)) | $took | $depth | $exact | $(hwm) |"
+done
+one=$(hwm)
+othello_bodies=()
+for moves in "${OTHELLO_POSITIONS[@]}"; do othello_bodies+=("$WORK/othello-${#moves}.json"); done
+codes=$(post_many "${othello_bodies[@]}")
+many=$(hwm)
+othello_statuses=$(tally "$codes")
+stop_server
+echo
+echo "| Same server, in order | Peak RSS (VmHWM) | Statuses |"
+echo "| --- | ---: | --- |"
+echo "| idle | $idle | |"
+echo "| the ${#OTHELLO_POSITIONS[@]} positions one at a time | $one | 200 x ${#OTHELLO_POSITIONS[@]} |"
+echo "| $CLIENTS positions at once | $many | $othello_statuses |"
+bad=$(grep -cv '^200$\|^503$' <<<"$codes" || true)
+((bad == 0)) || { echo "memory-check: a status other than 200/503 for Othello" >&2; exit 1; }
+
 # Bodies just under 16 MiB (MAX_BODY_BYTES) of small items.
 python3 - "$WORK" <<'PY'
 import sys
@@ -179,18 +234,16 @@ def write(name, head, item, tail):
 write("c4-moves-array", '{"game": "connect4", "moves": [', "0,", "]}")
 write("c4-board-row", '{"game": "connect4", "board": [[', '".",', "]]}")
 write("ttt-board-array", '{"board": [', "0,", "]}")
+write("othello-moves-array", '{"game": "othello", "moves": [', '"f5",', "]}")
 PY
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-HOST=127.0.0.1 PORT=$PORT MAX_CONCURRENT_SEARCHES=$SLOTS OPENING_BOOK=$OPENING_BOOK RUST_LOG=warn target/release/bestmove &
-PID=$!
-for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+start_server OPENING_BOOK="$OPENING_BOOK"
 echo
 echo "Big arrays of small items, on a fresh server with the book; $SLOTS search slot(s):"
 echo
 echo "| Same server, in order | Peak RSS (VmHWM) | Statuses |"
 echo "| --- | ---: | --- |"
 echo "| idle, book loaded | $(hwm) | |"
-for body in c4-moves-array c4-board-row ttt-board-array; do
+for body in c4-moves-array c4-board-row ttt-board-array othello-moves-array; do
   code=$(post "$WORK/$body.json" "$WORK/answer.json")
   [[ $code == 422 ]] || {
     echo "memory-check: the $body body was not refused with 422 ($code): $(head -c 300 "$WORK/answer.json")" >&2
@@ -198,12 +251,10 @@ for body in c4-moves-array c4-board-row ttt-board-array; do
   }
   echo "| then \`$body\` ($(size "$WORK/$body.json" MB)) | $(hwm) | 422 x 1 |"
 done
-codes=$(for i in $(seq "$CLIENTS"); do post "$WORK/c4-moves-array.json" "$WORK/answer.$i.json" & done; wait)
-statuses=$(sort <<<"$codes" | uniq -c | awk '{ printf "%s%s x %s", (NR > 1 ? ", " : ""), $2, $1 }')
+codes=$(post_many "$WORK/c4-moves-array.json")
+statuses=$(tally "$codes")
 echo "| then $CLIENTS moves arrays at once | $(hwm) | $statuses |"
-kill "$PID"
-wait "$PID" 2>/dev/null || true
-PID=
+stop_server
 bad=$(grep -cv '^422$\|^503$' <<<"$codes" || true)
 ((bad == 0)) || { echo "memory-check: a status other than 422/503 for the big bodies" >&2; exit 1; }
 
