@@ -219,9 +219,19 @@ fn tictactoe(pairs: usize) {
     let mut openings = |i: usize| opening(&start, 1, 3000 + i as u64);
     let mut lost = 0;
     for opponent in 1..=MAX_LEVEL {
-        lost += matchup(pairs, &mut openings, &mut at(10, 5), &mut at(opponent, 6)).losses;
+        let record = matchup(pairs, &mut openings, &mut at(10, 5), &mut at(opponent, 6));
+        if opponent == 1 {
+            // The whole span of the levels, in one matchup (its rating:
+            // level 10's above level 1).
+            line("10 vs 1", record, elo(record.share()));
+        }
+        lost += record.losses;
     }
-    lost += matchup(pairs, &mut openings, &mut at(10, 5), &mut Random(fastrand::Rng::with_seed(7))).losses;
+    let record = matchup(pairs, &mut openings, &mut at(10, 5), &mut Random(fastrand::Rng::with_seed(7)));
+    // Perfect play against the random player: the widest span any ladder
+    // above it could have.
+    line("10 vs random", record, elo(record.share()));
+    lost += record.losses;
     println!(
         "\nTic-tac-toe level 10 against every level and a random player: {lost} games lost of {}.",
         2 * pairs * 11
