@@ -20,7 +20,7 @@
 # The logic is in scripts/othello_compare.py.
 # Usage: scripts/othello-compare.sh [> results.md]
 # Knobs (env): FIRST (40), LAST (49), POSITIONS (10), SEED (1), GAMES (10),
-#              DEPTH (6), EXACT (16), OPENINGS (4), PART (both: endgames,
+#              DEPTH (8), EXACT (16), OPENINGS (4), PART (both: endgames,
 #              play or both), SHARED (../shared beside the repository).
 # Exits non-zero when a score disagrees.
 set -euo pipefail
@@ -31,7 +31,7 @@ LAST=${LAST:-49}
 RANDOM_POSITIONS=${POSITIONS:-10}
 SEED=${SEED:-1}
 GAMES=${GAMES:-10}
-DEPTH=${DEPTH:-6}
+DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
 OPENINGS=${OPENINGS:-4}
 PART=${PART:-both}
