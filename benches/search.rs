@@ -6,10 +6,10 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use bestmove::games::connect4::{self, Connect4, Status};
+use bestmove::games::connect4::{self, Connect4, Endgame, Status};
 use bestmove::games::tictactoe::Position;
 use bestmove::games::tree::{Tree, TreeLimits};
-use bestmove::search::{alpha_beta, engine, minimax, EngineOptions, Limits, Table};
+use bestmove::search::{alpha_beta, engine_with_oracle, minimax, EngineOptions, Limits, Table};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 
 fn tictactoe(c: &mut Criterion) {
@@ -97,7 +97,8 @@ fn connect4_solve(positions: &[Connect4], table: &mut Table) -> u64 {
     positions
         .iter()
         .map(|p| {
-            let result = engine(p, Limits::default(), table, options, &mut |_| {}).unwrap();
+            let endgame = Endgame::with_book(None);
+            let result = engine_with_oracle(p, &endgame, Limits::default(), table, options, &mut |_| {}).unwrap();
             assert!(result.exact && result.root_moves.iter().all(|m| m.exact));
             result.nodes
         })
@@ -105,7 +106,7 @@ fn connect4_solve(positions: &[Connect4], table: &mut Table) -> u64 {
 }
 
 /// Every column's exact score, as the service computes it for a Connect Four
-/// answer (no opening book), for a few reference positions of each phase of
+/// answer (the endgame solver, no opening book), for a few reference positions of each phase of
 /// the game. One iteration solves all of the phase's positions.
 fn connect4_engine(c: &mut Criterion) {
     let mut table = Table::with_bytes(64 << 20);

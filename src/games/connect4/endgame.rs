@@ -165,12 +165,12 @@ impl<'a> Endgame<'a> {
         // first among equals; near the very end, centre first only.
         let mut order = [(0u64, 0i32); WIDTH as usize];
         let mut count = 0;
-        let rank = stones + RANKED_EMPTIES <= CELLS as i32;
+        let ranked = stones + RANKED_EMPTIES <= CELLS as i32;
         for &column in &CENTRE_FIRST {
             let cell = moves & column_mask(column.into());
             if cell != 0 {
                 let rank =
-                    if rank { (winning_cells(current | cell, mask) & !(mask | cell)).count_ones() as i32 } else { 0 };
+                    if ranked { (winning_cells(current | cell, mask) & !(mask | cell)).count_ones() as i32 } else { 0 };
                 let mut i = count;
                 while i > 0 && order[i - 1].1 < rank {
                     order[i] = order[i - 1];
