@@ -18,7 +18,7 @@
 //! `CELLS + 1 - s`, a loss its negation, a draw 0; so a sooner win and a
 //! later loss rank higher.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use super::bitboard::{column_mask, winning_cells, BOARD, BOTTOM, CENTRE_FIRST};
 use super::{Book, Connect4, BOOK_STONES, CELLS, WIDTH};
@@ -38,8 +38,9 @@ pub struct Endgame<'a> {
     max_empties: u32,
     nodes: Cell<u64>,
     /// Bounds of the larger positions searched, one per slot (see
-    /// [`Endgame::probe`]): small enough to stay in the cache.
-    table: Box<[Cell<u64>]>,
+    /// [`probe`]): small enough to stay in the cache, made at the first
+    /// solve, sized for it.
+    table: OnceCell<Box<[Cell<u64>]>>,
 }
 
 impl std::fmt::Debug for Endgame<'_> {
@@ -52,7 +53,9 @@ impl std::fmt::Debug for Endgame<'_> {
     }
 }
 
-/// The solver's table has `1 << TABLE_BITS` slots of 8 bytes (512 KiB).
+/// The solver's table has at most `1 << TABLE_BITS` slots of 8 bytes
+/// (512 KiB); for a first solve of fewer empty cells, as many as it may
+/// use (a solve of 12 empty cells visits a few thousand positions).
 const TABLE_BITS: u32 = 16;
 /// Positions with at least this many empty cells go in the table: below,
 /// a search costs less than the look-up.
@@ -69,8 +72,7 @@ impl<'a> Endgame<'a> {
     /// A solver for positions with at most `max_empties` empty cells, that
     /// asks `book` first when given.
     pub fn new(book: Option<&'a Book>, max_empties: u32) -> Endgame<'a> {
-        let table = (0..1 << TABLE_BITS).map(|_| Cell::new(0)).collect();
-        Endgame { book, max_empties, nodes: Cell::new(0), table }
+        Endgame { book, max_empties, nodes: Cell::new(0), table: OnceCell::new() }
     }
 
     /// [`Endgame::new`] with [`Endgame::DEFAULT_EMPTIES`].
@@ -83,31 +85,10 @@ impl<'a> Endgame<'a> {
         self.nodes.get()
     }
 
-    /// The slot of a position's key (its stones and all stones, 49 bits).
-    #[inline(always)]
-    fn slot(&self, key: u64) -> &Cell<u64> {
-        &self.table[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - TABLE_BITS)) as usize]
-    }
-
-    /// The bound stored for `key` (`LOWER`, `UPPER` or `EXACT`) and its
-    /// score, if its slot holds it. A slot is the key above 15 bits, the
-    /// bound in 2 and the score plus 64 in 7: an empty slot (0) holds no
-    /// key, its bound being 0.
-    #[inline(always)]
-    fn probe(&self, key: u64) -> Option<(u64, i32)> {
-        let entry = self.slot(key).get();
-        (entry >> 15 == key && entry >> 7 & 3 != 0).then(|| (entry >> 7 & 3, (entry & 0x7f) as i32 - 64))
-    }
-
-    #[inline(always)]
-    fn store(&self, key: u64, bound: u64, score: i32) {
-        self.slot(key).set(key << 15 | bound << 7 | (score + 64) as u64);
-    }
-
     /// The fail-soft score (see the module docs) of the position with the
     /// side to move's stones `current` and all stones `mask`, not over,
     /// within `(alpha, beta)`.
-    fn search(&self, current: u64, mask: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&self, table: &[Cell<u64>], current: u64, mask: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes.set(self.nodes.get() + 1);
         let stones = mask.count_ones() as i32;
         let playable = (mask + BOTTOM) & BOARD;
@@ -149,7 +130,7 @@ impl<'a> Endgame<'a> {
         let keyed = CELLS as i32 - stones >= TABLE_EMPTIES;
         let key = current + mask;
         if keyed {
-            if let Some((bound, score)) = self.probe(key) {
+            if let Some((bound, score)) = probe(table, key) {
                 match bound {
                     EXACT => return score,
                     LOWER => alpha = alpha.max(score),
@@ -182,7 +163,7 @@ impl<'a> Endgame<'a> {
         }
         let mut best = -(CELLS as i32);
         for &(cell, _) in &order[..count] {
-            let score = -self.search(current ^ mask, mask | cell, -beta, -alpha);
+            let score = -self.search(table, current ^ mask, mask | cell, -beta, -alpha);
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {
@@ -197,10 +178,33 @@ impl<'a> Endgame<'a> {
             } else {
                 EXACT
             };
-            self.store(key, bound, best);
+            store(table, key, bound, best);
         }
         best
     }
+}
+
+/// The slot of a position's key (its stones and all stones, 49 bits) in a
+/// table of a power of two slots.
+#[inline(always)]
+fn slot(table: &[Cell<u64>], key: u64) -> &Cell<u64> {
+    let bits = table.len().trailing_zeros();
+    &table[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize]
+}
+
+/// The bound stored for `key` (`LOWER`, `UPPER` or `EXACT`) and its score,
+/// if its slot holds it. A slot is the key above 15 bits, the bound in 2
+/// and the score plus 64 in 7: an empty slot (0) holds no key, its bound
+/// being 0.
+#[inline(always)]
+fn probe(table: &[Cell<u64>], key: u64) -> Option<(u64, i32)> {
+    let entry = slot(table, key).get();
+    (entry >> 15 == key && entry >> 7 & 3 != 0).then(|| (entry >> 7 & 3, (entry & 0x7f) as i32 - 64))
+}
+
+#[inline(always)]
+fn store(table: &[Cell<u64>], key: u64, bound: u64, score: i32) {
+    slot(table, key).set(key << 15 | bound << 7 | (score + 64) as u64);
 }
 
 /// A score of the engine's, counted from a position of `stones` stones, as
@@ -272,9 +276,13 @@ impl Oracle<Connect4> for Endgame<'_> {
         if CELLS - stones > self.max_empties {
             return None;
         }
+        let table = self.table.get_or_init(|| {
+            let bits = TABLE_BITS.min(2 * (CELLS - stones).max(TABLE_EMPTIES as u32) - 10);
+            (0..1 << bits).map(|_| Cell::new(0)).collect()
+        });
         let (current, mask) = position.bitboards();
         let stones = stones as i32;
-        let score = self.search(current, mask, floor(alpha, stones), ceil(beta, stones));
+        let score = self.search(table, current, mask, floor(alpha, stones), ceil(beta, stones));
         Some(outer(score, stones))
     }
 
