@@ -10,7 +10,7 @@
 //! pruning by immediate threats as the engine (a win at once, a forced
 //! block, never a stone just below the opponent's winning cell), moves
 //! ordered by the winning cells they make, and a small table of its own
-//! (512 KiB, which stays in the processor's cache) for the positions with
+//! (at most 512 KiB, which stays in the processor's cache) for the positions with
 //! 6 or more empty cells.
 //!
 //! Scores inside are one integer per outcome, in the order of the engine's
