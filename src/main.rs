@@ -114,6 +114,9 @@ async fn serve(config: Config, book: Option<Book>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    // Signals are handled from here on: one sent as soon as the address is
+    // logged shuts the server down gracefully.
+    let shutdown = bestmove::server::shutdown_signal();
     let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
     tracing::info!(address = %local, version = env!("CARGO_PKG_VERSION"), "bestmove listening on http://{local}");
     let metrics = match config.metrics_port {
@@ -130,7 +133,6 @@ async fn serve(config: Config, book: Option<Book>) -> ExitCode {
         },
         None => None,
     };
-    let shutdown = bestmove::server::shutdown_signal();
     match bestmove::server::run_with_metrics(listener, metrics, config, book, shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
