@@ -137,6 +137,80 @@ pub fn neighbours(discs: u64, empty: u64) -> u64 {
     (near | inwards) & empty
 }
 
+/// Columns a and h, rows 1 and 8, and every square of the rim.
+const EDGE_COLUMNS: u64 = 0x8181_8181_8181_8181;
+const EDGE_ROWS: u64 = 0xff00_0000_0000_00ff;
+const RIM: u64 = EDGE_COLUMNS | EDGE_ROWS;
+const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+const COLUMN_H: u64 = 0x8080_8080_8080_8080;
+
+/// The 15 diagonals that run south-east (a1 to h8 and its parallels),
+/// then the 15 that run south-west (h1 to a8 and its parallels).
+const DIAGONALS: [u64; 30] = {
+    let mut lines = [0u64; 30];
+    let mut square = 0;
+    while square < 64 {
+        let (c, r) = (square % 8, square / 8);
+        lines[7 + c - r] |= 1 << square;
+        lines[15 + c + r] |= 1 << square;
+        square += 1;
+    }
+    lines
+};
+
+/// The squares of `filled` whose line in each direction is full: no move
+/// can ever be made on it. (Horizontal, vertical, south-east, south-west.)
+#[inline(always)]
+fn full_lines(filled: u64) -> [u64; 4] {
+    let mut horizontal = 0;
+    for row in 0..8 {
+        if filled >> (8 * row) & 0xff == 0xff {
+            horizontal |= 0xff << (8 * row);
+        }
+    }
+    let mut vertical = filled & (filled >> 8);
+    vertical &= vertical >> 16;
+    vertical &= vertical >> 32;
+    let vertical = (vertical & 0xff).wrapping_mul(0x0101_0101_0101_0101);
+    let (mut south_east, mut south_west) = (0, 0);
+    for line in &DIAGONALS[..15] {
+        if filled & line == *line {
+            south_east |= line;
+        }
+    }
+    for line in &DIAGONALS[15..] {
+        if filled & line == *line {
+            south_west |= line;
+        }
+    }
+    [horizontal, vertical, south_east, south_west]
+}
+
+/// Discs of `discs` that can never be flipped, whatever is played, given
+/// the squares `filled` (both sides' discs): a disc is stable when, on
+/// each of its four lines, the line is full, or the board ends on one
+/// side, or the neighbour on one side is a stable disc of the same side
+/// (a run to flip would have to flip that neighbour too). A lower bound
+/// on the truly stable discs, found from the corners inwards.
+#[inline]
+pub fn stable_discs(discs: u64, filled: u64) -> u64 {
+    let [horizontal, vertical, south_east, south_west] = full_lines(filled);
+    let (horizontal, vertical) = (horizontal | EDGE_COLUMNS, vertical | EDGE_ROWS);
+    let (south_east, south_west) = (south_east | RIM, south_west | RIM);
+    let mut stable = 0u64;
+    loop {
+        let s = stable;
+        let across = horizontal | (s << 1 & !COLUMN_A) | (s >> 1 & !COLUMN_H);
+        let down = vertical | (s << 8) | (s >> 8);
+        let falling = south_east | (s << 9 & !COLUMN_A) | (s >> 9 & !COLUMN_H);
+        let rising = south_west | (s << 7 & !COLUMN_H) | (s >> 7 & !COLUMN_A);
+        stable = s | (discs & across & down & falling & rising);
+        if stable == s {
+            return stable;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +301,73 @@ mod tests {
             })
             .fold(0u64, |m, s| m | 1 << s);
         assert_eq!(neighbours(random, !random), slow);
+    }
+
+    /// The discs of the side to move first and of the other side after up
+    /// to `plies` random plies (passes included) from `(first, second)`,
+    /// or to the end of the game.
+    fn random_plies(rng: &mut fastrand::Rng, first: u64, second: u64, plies: u32) -> (u64, u64) {
+        let (mut me, mut op) = (first, second);
+        for ply in 0..plies {
+            let moves = legal_moves(me, op);
+            if moves == 0 && legal_moves(op, me) == 0 {
+                return if ply.is_multiple_of(2) { (me, op) } else { (op, me) };
+            }
+            if moves != 0 {
+                let square = random_square(rng, moves);
+                let flipped = flips(me, op, square);
+                (me, op) = (me | flipped | 1 << square, op & !flipped);
+            }
+            (me, op) = (op, me);
+        }
+        if plies.is_multiple_of(2) {
+            (me, op)
+        } else {
+            (op, me)
+        }
+    }
+
+    #[test]
+    fn stable_discs_are_never_flipped_in_random_continuations() {
+        let mut rng = fastrand::Rng::with_seed(5);
+        let mut found = 0;
+        for _ in 0..400 {
+            // A random game to a random point (an even ply, so that `me`
+            // is to move), then random continuations to the end.
+            let stop = 2 * rng.u32(10..30);
+            let (me, op) = random_plies(&mut rng, 1 << 28 | 1 << 35, 1 << 27 | 1 << 36, stop);
+            let (stable_me, stable_op) = (stable_discs(me, me | op), stable_discs(op, me | op));
+            assert_eq!(stable_me & !me, 0);
+            found += (stable_me | stable_op).count_ones();
+            for _ in 0..8 {
+                let (mine, theirs) = random_plies(&mut rng, me, op, 64);
+                assert_eq!(stable_me & !mine, 0, "{me:#x} {op:#x}");
+                assert_eq!(stable_op & !theirs, 0, "{me:#x} {op:#x}");
+            }
+        }
+        // Corners and full lines make many discs stable late in a game.
+        assert!(found > 1000, "{found}");
+    }
+
+    #[test]
+    fn corners_edges_anchored_to_them_and_full_lines_are_stable() {
+        // a1 b1 c1 black, d1 white, the rest of row 1 empty: the black run
+        // from the corner is stable, d1 is not.
+        let black = 0b111;
+        let white = 0b1000;
+        assert_eq!(stable_discs(black, black | white), 0b111);
+        assert_eq!(stable_discs(white, black | white), 0);
+        // A full board: everything is stable.
+        assert_eq!(stable_discs(0xff00_ff00_ff00_ff00, u64::MAX), 0xff00_ff00_ff00_ff00);
+        // A lone disc in the middle of an empty board is not.
+        assert_eq!(stable_discs(1 << 27, 1 << 27), 0);
+    }
+
+    fn random_square(rng: &mut fastrand::Rng, squares: u64) -> u32 {
+        let mut left = squares;
+        for _ in 0..rng.u32(..squares.count_ones()) {
+            left &= left - 1;
+        }
+        left.trailing_zeros()
     }
 }
