@@ -201,6 +201,16 @@ pub trait Heuristics: Game {
         0
     }
 
+    /// The outcome an [`Heuristics::evaluation`] of `points` estimates, for
+    /// a game whose evaluation is counted in its outcome's units (Othello's
+    /// 100 points to a disc): a search to the end centres its aspiration
+    /// windows on it once its lines reach the end (see [`Oracle::reach`]).
+    /// The default, `None`, estimates nothing.
+    fn outcome_estimate(&self, points: i32) -> Option<i64> {
+        let _ = points;
+        None
+    }
+
     /// True when every value anywhere below this position (of
     /// [`Game::outcome`] and [`Heuristics::evaluate`]) lies within
     /// `-(2^31 - 1) ..= 2^31 - 1`. The searches then pack their scores into
@@ -217,6 +227,16 @@ pub trait Heuristics: Game {
     /// adds nothing.
     fn rank_moves(&self, moves: &mut [(Self::Move, i32)]) {
         let _ = moves;
+    }
+
+    /// [`Heuristics::rank_moves`] for a search with `plies_left` plies to go
+    /// below this position (`u32::MAX - ply` searched to the end): a game
+    /// may rank with costlier knowledge where the search below is large
+    /// enough to pay for it. The engine asks this; the default is
+    /// [`Heuristics::rank_moves`].
+    fn rank_moves_with_depth(&self, moves: &mut [(Self::Move, i32)], plies_left: u32) {
+        let _ = plies_left;
+        self.rank_moves(moves);
     }
 }
 
@@ -330,6 +350,17 @@ pub trait Oracle<G: Game> {
         self.solved(position).map(|(value, plies)| Score::new(value, plies))
     }
 
+    /// How many plies below `position` every line is in the oracle's hands
+    /// (an endgame solver's: the plies to the last empty squares it
+    /// solves), for an oracle that answers in the iterations: an iteration
+    /// that deep ends its lines in outcomes, and the engine aims its window
+    /// at an outcome there (see [`Heuristics::outcome_estimate`]). The
+    /// default, `None`, is an oracle that does not say.
+    fn reach(&self, position: &G) -> Option<u32> {
+        let _ = position;
+        None
+    }
+
     /// The positions the oracle has visited in searches of its own so far
     /// (an exact solver's; a book visits none). The engine counts them
     /// among its positions, and counts an answer that visited none as a
@@ -365,6 +396,10 @@ impl<G: Game, O: Oracle<G>> Oracle<G> for Option<&O> {
     #[inline(always)]
     fn solved_within(&self, position: &G, alpha: Score, beta: Score) -> Option<Score> {
         self.and_then(|oracle| oracle.solved_within(position, alpha, beta))
+    }
+
+    fn reach(&self, position: &G) -> Option<u32> {
+        self.and_then(|oracle| oracle.reach(position))
     }
 
     #[inline(always)]

@@ -2,8 +2,10 @@
 //! engine's bookkeeping (move lists, the table, hints) costs more than the
 //! search itself: a plain fail-soft alpha-beta within the engine's window,
 //! moves ordered fewest replies first (fastest-first) while six or more
-//! squares are empty and by parity (odd quadrants first) below, the last
-//! empty square scored directly.
+//! squares are empty and by parity (odd quadrants first) below, a
+//! position cut without a search when the opponent's stable discs keep
+//! its score at or below the window (stability cut-offs), the last two
+//! empty squares played out directly.
 //!
 //! It is handed to the engine as an [`Oracle`]: the engine asks it for the
 //! exact score of every position it meets with few enough empty squares
@@ -12,7 +14,7 @@
 use std::cell::Cell;
 
 use super::game::Othello;
-use super::rules::{final_score, flips, legal_moves};
+use super::rules::{final_score, flips, legal_moves, stable_discs};
 use crate::search::{Oracle, Score};
 
 /// The four quadrants of the board.
@@ -21,6 +23,25 @@ const QUADRANTS: [u64; 4] = [0x0f0f_0f0f, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0
 /// From this many empty squares on, moves are ordered fewest replies
 /// first; below, by parity alone.
 const FASTEST_FIRST_EMPTIES: u32 = 6;
+
+/// From this many empty squares on, a position whose opponent holds
+/// enough stable discs to keep the score at or below `alpha` is cut
+/// without a search.
+const STABILITY_EMPTIES: u32 = 4;
+
+/// An upper bound on the score at or below `alpha` from the opponent's
+/// stable discs, which it keeps to the end: at most `64 - 2 * stable`
+/// for the side to move, the empty squares counted as the winner's.
+#[inline(always)]
+fn stability_bound(me: u64, op: u64, alpha: Packed, ply: u32) -> Option<Packed> {
+    let bound = |stable: u32| pack((64 - 2 * i64::from(stable)).max(0), ply);
+    // Even with every opponent disc stable the bound would be above alpha.
+    if alpha == -INFINITY || bound(op.count_ones()) > alpha {
+        return None;
+    }
+    let upper = bound(stable_discs(op, me | op).count_ones());
+    (upper <= alpha).then_some(upper)
+}
 
 /// The corners: a1, h1, a8, h8.
 const CORNERS: u64 = 1 | 1 << 7 | 1 << 56 | 1 << 63;
@@ -113,7 +134,16 @@ impl Endgame {
         if empty & empty.wrapping_sub(1) == 0 {
             return self.last(me, op, empty, ply);
         }
-        if empty.count_ones() >= FASTEST_FIRST_EMPTIES {
+        let empties = empty.count_ones();
+        if empties == 2 {
+            return self.two(me, op, empty, beta, ply);
+        }
+        if empties >= STABILITY_EMPTIES {
+            if let Some(bound) = stability_bound(me, op, alpha, ply) {
+                return bound;
+            }
+        }
+        if empties >= FASTEST_FIRST_EMPTIES {
             return self.search_fastest_first(me, op, alpha, beta, ply);
         }
         let odd = odd_quadrants(empty);
@@ -196,6 +226,37 @@ impl Endgame {
         best
     }
 
+    /// The score with two empty squares, `empty` (counted as a node by the
+    /// caller): each square the side to move can play, the last square
+    /// scored directly; a pass when it can play neither.
+    #[inline(always)]
+    fn two(&self, me: u64, op: u64, empty: u64, beta: Packed, ply: u32) -> Packed {
+        let first = empty.trailing_zeros();
+        let second = (empty & (empty - 1)).trailing_zeros();
+        let mut best = -INFINITY;
+        for (square, other) in [(first, second), (second, first)] {
+            let flipped = flips(me, op, square);
+            if flipped != 0 {
+                self.nodes.set(self.nodes.get() + 1);
+                let score = -self.last(op ^ flipped, me | flipped | 1 << square, 1 << other, ply + 1);
+                if score > best {
+                    best = score;
+                    if best >= beta {
+                        return best;
+                    }
+                }
+            }
+        }
+        if best > -INFINITY {
+            return best;
+        }
+        if legal_moves(op, me) == 0 {
+            return pack(final_score(me, op), ply);
+        }
+        self.nodes.set(self.nodes.get() + 1);
+        -self.two(op, me, empty, INFINITY, ply + 1)
+    }
+
     /// The score with one empty square, `empty`: the side to move plays
     /// it, or passes and the opponent does, or the game ends as it stands.
     #[inline(always)]
@@ -244,6 +305,12 @@ impl Oracle<Othello> for Endgame {
         let (me, op) = position.bitboards();
         let (value, plies) = unpack(self.search(me, op, packed(alpha), packed(beta), 0));
         Some(Score::new(value, plies))
+    }
+
+    /// The plies to the last `max_empties` empty squares (more when a side
+    /// passes).
+    fn reach(&self, position: &Othello) -> Option<u32> {
+        Some(position.empties().saturating_sub(self.max_empties))
     }
 
     #[inline(always)]
@@ -358,5 +425,7 @@ mod tests {
         }
         assert!(solver.nodes() > 0);
         assert_eq!(solver.solve(&Othello::START), None);
+        // Its reach: the plies from the start to its last 8 empty squares.
+        assert_eq!(solver.reach(&Othello::START), Some(52));
     }
 }

@@ -43,10 +43,23 @@ const QUADRANTS: [u64; 4] = [0x0f0f_0f0f, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0
 const PARITY_HINT: i32 = 40;
 /// What each reply left to the opponent costs a move's hint: fewest
 /// replies first (fastest-first), the rule that orders endgame searches
-/// best.
-const MOBILITY_HINT: i32 = 64;
+/// best, weighed well above the square and parity hints.
+const MOBILITY_HINT: i32 = 256;
 /// A reply on a corner costs this much more.
-const CORNER_REPLY_HINT: i32 = 128;
+const CORNER_REPLY_HINT: i32 = 512;
+/// From this many empty squares on, a move's hint also weighs the fitted
+/// evaluation of the position it leads to: where many squares are left,
+/// mobility alone orders poorly, and the searches below are large enough
+/// to pay for an evaluation per move.
+const EVALUATION_HINT_EMPTIES: u32 = 12;
+/// ... and when at least this many plies are left to search below the
+/// position: nearer the leaves, an evaluation per move costs more than
+/// the order saves.
+const EVALUATION_HINT_PLIES: u32 = 3;
+/// The evaluation's weight in a hint, as a divisor of its points (100 to
+/// a disc): half a point per point, so that ten discs weigh about as much
+/// as two replies.
+const EVALUATION_HINT_DIVISOR: i32 = 2;
 
 impl Othello {
     /// The start of a game: d5 and e4 black, d4 and e5 white, black to move.
@@ -101,6 +114,26 @@ impl Othello {
             return 0;
         }
         flips(self.me, self.op, u32::from(square))
+    }
+
+    /// Raises the hints of `moves` by the replies each leaves the opponent
+    /// (fastest-first) and, if `evaluate`, by the evaluation of the
+    /// position after it.
+    #[inline(always)]
+    fn rank(&self, moves: &mut [(u8, i32)], evaluate: bool) {
+        for (mv, hint) in moves {
+            if *mv >= PASS {
+                continue;
+            }
+            let child = self.play(*mv);
+            let replies = child.legal_squares();
+            *hint -= MOBILITY_HINT * replies.count_ones() as i32
+                + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
+            if evaluate {
+                // The child's evaluation is the opponent's.
+                *hint -= child.evaluation() / EVALUATION_HINT_DIVISOR;
+            }
+        }
     }
 
     /// The same game with the other side to move, nothing played.
@@ -209,24 +242,30 @@ impl Heuristics for Othello {
         evaluation::evaluate(self.me, self.op)
     }
 
+    /// 100 points to a disc, rounded to the nearest disc.
+    fn outcome_estimate(&self, points: i32) -> Option<i64> {
+        Some(i64::from((points + points.signum() * 50) / 100))
+    }
+
     /// Scores are within ±64.
     fn small_values(&self) -> bool {
         true
     }
 
     /// Fastest-first: moves that leave the opponent the fewest replies
-    /// (corners counting double) first, over the square and parity hints.
+    /// (corners counting three times) first, over the square and parity
+    /// hints.
     #[inline]
     fn rank_moves(&self, moves: &mut [(u8, i32)]) {
-        for (mv, hint) in moves {
-            if *mv >= PASS {
-                continue;
-            }
-            let child = self.play(*mv);
-            let replies = child.legal_squares();
-            *hint -= MOBILITY_HINT * replies.count_ones() as i32
-                + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
-        }
+        self.rank(moves, false);
+    }
+
+    /// [`Heuristics::rank_moves`], with the evaluation of the position
+    /// after each move as well where many squares are empty and the search
+    /// below is deep.
+    #[inline]
+    fn rank_moves_with_depth(&self, moves: &mut [(u8, i32)], plies_left: u32) {
+        self.rank(moves, plies_left >= EVALUATION_HINT_PLIES && self.empties() >= EVALUATION_HINT_EMPTIES);
     }
 }
 
@@ -283,6 +322,16 @@ mod tests {
         let p = Othello::START;
         assert_ne!(p.key(), p.passed().key());
         assert_ne!(p.play(19).key(), p.play(26).key());
+    }
+
+    #[test]
+    fn evaluations_estimate_the_nearest_disc_difference() {
+        let p = Othello::START;
+        assert_eq!(p.outcome_estimate(1436), Some(14));
+        assert_eq!(p.outcome_estimate(-1061), Some(-11));
+        assert_eq!(p.outcome_estimate(49), Some(0));
+        assert_eq!(p.outcome_estimate(-150), Some(-2));
+        assert_eq!(p.outcome_estimate(0), Some(0));
     }
 
     #[test]

@@ -50,6 +50,14 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let mut last: Vec<Option<S>> = vec![None; root_moves.len()];
         let mut depth = self.start_deepening(root, root_moves.is_empty());
         let mut guess = None;
+        // Searched to the end, the iterations from the oracle's reach on end
+        // their lines in outcomes: their windows aim at the outcome the last
+        // evaluation estimates.
+        let reach = if target == u32::MAX && self.oracle.in_iterations() { self.oracle.reach(root) } else { None };
+        let estimate = |score: Option<S>, limit: u32| {
+            let score = score.filter(|s| s.parts().0 == 0 && reach.is_some_and(|r| limit >= r))?;
+            root.outcome_estimate(score.band())
+        };
         loop {
             let limit = depth.min(target);
             self.deadline_active = result.iterations > 0;
@@ -59,7 +67,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.proven_best = None;
             let mut scored = Vec::with_capacity(root_moves.len());
             let score = if root_moves.is_empty() {
-                self.aspirate(guess, |engine, alpha, beta| {
+                self.aspirate(guess, estimate(guess, limit), |engine, alpha, beta| {
                     let r = engine.node(root, 0, alpha, beta);
                     // A search that failed low proves nothing of its moves.
                     if r > alpha {
@@ -77,7 +85,9 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                             self.cuts += 1;
                             -cut_score::<G, S>(child, 1)
                         }
-                        None => self.aspirate(last[i], |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha)),
+                        None => self.aspirate(last[i], estimate(last[i], limit), |engine, alpha, beta| {
+                            -engine.node(child, 1, -beta, -alpha)
+                        }),
                     };
                     if self.stop != Stop::Running {
                         break;
@@ -132,27 +142,112 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// aspiration window around `guess`, widened until the score falls
     /// inside it. With no guess, or a guess that is not an evaluation (a
     /// forced result, which a deeper search keeps or betters), the window
-    /// is the full one.
-    pub(super) fn aspirate(&mut self, guess: Option<S>, mut search: impl FnMut(&mut Self, S, S) -> S) -> S {
+    /// is the full one. With an `estimate` of the outcome (an iteration
+    /// whose lines end in outcomes), the window is one around that
+    /// outcome instead.
+    pub(super) fn aspirate(
+        &mut self,
+        guess: Option<S>,
+        estimate: Option<i64>,
+        mut search: impl FnMut(&mut Self, S, S) -> S,
+    ) -> S {
+        if let Some(centre) = estimate {
+            return self.aspirate_outcome(centre, search);
+        }
         let Some(centre) = guess.filter(|g| g.parts().0 == 0).map(|g| g.band()) else {
             return search(self, -S::INFINITY, S::INFINITY);
         };
         let mut width = ASPIRATION;
-        let (mut alpha, mut beta) = (lower(centre, width), upper(centre, width));
+        let window = (lower(centre, width), upper(centre, width));
+        self.widen_until_inside(window, search, |r, fell_low| {
+            width = width.saturating_mul(4);
+            match (r.parts().0, fell_low) {
+                (0, true) => lower(r.band(), width),
+                (0, false) => upper(r.band(), width),
+                (_, true) => -S::INFINITY,
+                (_, false) => S::INFINITY,
+            }
+        })
+    }
+
+    /// The score found by `search` (fail-soft) within `window`, searched
+    /// again for as long as it falls outside, with the bound it fell out
+    /// of moved to `widen(score, fell_low)`.
+    fn widen_until_inside(
+        &mut self,
+        window: (S, S),
+        mut search: impl FnMut(&mut Self, S, S) -> S,
+        mut widen: impl FnMut(S, bool) -> S,
+    ) -> S {
+        let (mut alpha, mut beta) = window;
         loop {
             let r = search(self, alpha, beta);
             if self.stop != Stop::Running {
                 return r;
             }
-            width = width.saturating_mul(4);
             if r <= alpha {
-                alpha = if r.parts().0 == 0 { lower(r.band(), width) } else { -S::INFINITY };
+                alpha = widen(r, true);
             } else if r >= beta {
-                beta = if r.parts().0 == 0 { upper(r.band(), width) } else { S::INFINITY };
+                beta = widen(r, false);
             } else {
                 return r;
             }
         }
+    }
+
+    /// [`Self::aspirate`] around the outcome `centre`: a window from just
+    /// below the outcomes `OUTCOME_ASPIRATION` under it to just above
+    /// those as far over it (whatever their plies), widened fourfold on
+    /// the side the score falls out of, to the full window past the
+    /// game's range.
+    fn aspirate_outcome(&mut self, centre: i64, search: impl FnMut(&mut Self, S, S) -> S) -> S {
+        let (low, high) = self.range.unwrap_or((i64::MIN, i64::MAX));
+        let below = |width: i64| match centre.checked_sub(width) {
+            Some(value) if value > low => highest::<S>(value - 1),
+            _ => -S::INFINITY,
+        };
+        let above = |width: i64| match centre.checked_add(width) {
+            Some(value) if value < high => lowest::<S>(value + 1),
+            _ => S::INFINITY,
+        };
+        let mut width = OUTCOME_ASPIRATION;
+        let window = (below(width), above(width));
+        self.widen_until_inside(window, search, |_, fell_low| {
+            width = width.saturating_mul(4);
+            if fell_low {
+                below(width)
+            } else {
+                above(width)
+            }
+        })
+    }
+}
+
+/// The half-width, in the game's values, of the first aspiration window
+/// around an estimated outcome.
+const OUTCOME_ASPIRATION: i64 = 2;
+
+/// A ply past the end of every line: outcomes at it are the least
+/// favourable of their value (the latest win, the soonest loss aside).
+const FAR_PLY: u32 = 1 << 20;
+
+/// The highest score with the value `value`: the soonest win, the latest
+/// loss.
+fn highest<S: Packed>(value: i64) -> S {
+    match value.signum() {
+        1 => S::new(value, 0),
+        -1 => S::new(value, FAR_PLY),
+        _ => S::new(0, 0),
+    }
+}
+
+/// The lowest score with the value `value`: the latest win, the soonest
+/// loss.
+fn lowest<S: Packed>(value: i64) -> S {
+    match value.signum() {
+        1 => S::new(value, FAR_PLY),
+        -1 => S::new(value, 0),
+        _ => S::new(0, 0),
     }
 }
 

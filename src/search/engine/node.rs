@@ -154,7 +154,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         // if that one does not settle the position.
         let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint_move);
         if !lazy {
-            pos.rank_moves(&mut moves);
+            pos.rank_moves_with_depth(&mut moves, left);
         }
         order::<G>(&mut moves, hint_move);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
@@ -169,7 +169,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let mut best_move = NO_MOVE;
         for i in 0..moves.len() {
             if lazy && i == 1 {
-                pos.rank_moves(&mut moves[1..]);
+                pos.rank_moves_with_depth(&mut moves[1..], left);
                 order::<G>(&mut moves[1..], NO_MOVE);
                 self.prefetch_children(pos, &moves[1..]);
                 if !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
