@@ -12,7 +12,9 @@
 //! `--oracle N` hands the engine the exact solver for the last `N` empty
 //! squares (default [`Endgame::DEFAULT_EMPTIES`], 0 for none); `--table-mb
 //! M` sizes the transposition table (default 256); `--every-move` scores
-//! every root move, not only the best.
+//! every root move, not only the best; `--iterations` prints each
+//! iteration of the deepening to stderr, and the positions the endgame
+//! solver visited.
 //!
 //! Prints one line per position (number, empties, best move, score,
 //! expected score, positions searched, time) and a total; exits with
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bestmove::games::othello::{move_name, parse_square, Endgame, Position};
-use bestmove::search::{engine_with_oracle, EngineOptions, Limits, Table};
+use bestmove::search::{engine_with_oracle, EngineOptions, Limits, Progress, Table};
 
 /// One position of the file: its number, the position, and the scores
 /// the file lists for its moves (best first).
@@ -63,6 +65,7 @@ struct Options {
     oracle: u32,
     table_mb: usize,
     every_move: bool,
+    iterations: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -73,6 +76,7 @@ fn parse_args() -> Result<Options, String> {
         oracle: Endgame::DEFAULT_EMPTIES,
         table_mb: 256,
         every_move: false,
+        iterations: false,
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -86,12 +90,16 @@ fn parse_args() -> Result<Options, String> {
             "--oracle" => options.oracle = value("--oracle")?.parse().map_err(|_| "bad --oracle")?,
             "--table-mb" => options.table_mb = value("--table-mb")?.parse().map_err(|_| "bad --table-mb")?,
             "--every-move" => options.every_move = true,
+            "--iterations" => options.iterations = true,
             path if options.path.is_empty() && !path.starts_with("--") => options.path = path.to_string(),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if options.path.is_empty() {
-        return Err("usage: othello_ffo FILE.obf [--positions A-B] [--oracle N] [--table-mb M] [--every-move]".into());
+        return Err(
+            "usage: othello_ffo FILE.obf [--positions A-B] [--oracle N] [--table-mb M] [--every-move] [--iterations]"
+                .into(),
+        );
     }
     Ok(options)
 }
@@ -123,15 +131,30 @@ fn main() -> ExitCode {
     for case in cases.iter().filter(|c| options.positions.is_none_or(|(a, b)| (a..=b).contains(&c.number))) {
         let root = case.position.game();
         let started = Instant::now();
-        let result =
-            match engine_with_oracle(&root, &oracle, Limits::default(), &mut table, engine_options, &mut |_| {}) {
-                Ok(result) => result,
-                Err(cancelled) => {
-                    eprintln!("position {}: {cancelled}", case.number);
-                    return ExitCode::from(2);
+        let result = match engine_with_oracle(&root, &oracle, Limits::default(), &mut table, engine_options, &mut |p| {
+            if options.iterations {
+                if let Progress::Iteration(it) = p {
+                    eprintln!(
+                        "    iteration {:>2}: {:?}, exact {}, {} positions, {:.3} s",
+                        it.depth,
+                        it.score,
+                        it.exact,
+                        it.nodes,
+                        it.elapsed.as_secs_f64()
+                    );
                 }
-            };
+            }
+        }) {
+            Ok(result) => result,
+            Err(cancelled) => {
+                eprintln!("position {}: {cancelled}", case.number);
+                return ExitCode::from(2);
+            }
+        };
         let elapsed = started.elapsed();
+        if options.iterations {
+            eprintln!("    the endgame solver's positions so far: {}", oracle.nodes());
+        }
         let nodes = result.nodes;
         let score = result.score.value();
         let expected = case.scores.first().map(|&(_, s)| s);
