@@ -244,7 +244,7 @@ impl Heuristics for Othello {
 
     /// 100 points to a disc, rounded to the nearest disc.
     fn outcome_estimate(&self, points: i32) -> Option<i64> {
-        Some(i64::from((points + points.signum() * 50) / 100))
+        Some(i64::from(points.saturating_add(points.signum() * 50) / 100))
     }
 
     /// Scores are within ±64.
