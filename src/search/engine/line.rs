@@ -1,15 +1,21 @@
 //! The principal line: walked after a search, one null window per move
-//! tried, as minimax would choose it.
+//! tried, as minimax would choose it (the solver driver), or along the
+//! moves the search found (the heuristic driver).
 
+use super::picker::table_move;
 use super::*;
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// The line of an iteration just finished at `limit` with `score`, and
     /// `complete` when no line of it was cut.
     pub(super) fn iteration_line(&mut self, root: &G, score: S, limit: u32, complete: bool) -> Vec<G::Move> {
-        // An exact result gives the first best line, as minimax does; a
-        // cut one leads with the move the search found good enough.
-        let first = if complete { None } else { self.proven_best };
+        // An exact result of the solver driver gives the first best line,
+        // as minimax does; a cut one, or the heuristic driver's, leads with
+        // the move the search found good enough. (For the heuristic
+        // driver, whose outcomes tie often, proving that a move earlier in
+        // the game's order ties the best one costs a search of its own as
+        // large as the whole iteration.)
+        let first = if complete && !self.scout { None } else { self.proven_best };
         // A complete iteration's score holds at every greater depth, but a
         // move its search pruned may keep that score only at the
         // iteration's own depth: the line is walked at the depth asked (to
@@ -26,7 +32,8 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// The principal variation of a position whose score at `limit` is
     /// `score`: at each step, the first move in the game's order that keeps
     /// the score, proved by one null-window test per move tried; at the
-    /// root, `first` is tried before the others.
+    /// root, `first` is tried before the others, and below it, for the
+    /// heuristic driver, the table's move for the position.
     pub(super) fn line(&mut self, root: &G, score: S, limit: u32, first: Option<G::Move>) -> Vec<G::Move> {
         let saved = self.limit;
         self.limit = limit;
@@ -36,7 +43,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let mut ply = 0;
         while position.outcome().is_none() && ply < limit && line.len() < MAX_LINE && self.stop == Stop::Running {
             let mut next = None;
-            let preferred = first.filter(|_| ply == 0);
+            let preferred = if ply == 0 { first } else { self.scout.then(|| self.table_choice(&position)).flatten() };
             for mv in preferred.into_iter().chain(position.moves().filter(|&mv| Some(mv) != preferred)) {
                 let child = position.play(mv);
                 let keeps = match child.outcome() {
@@ -60,5 +67,11 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         }
         self.limit = saved;
         line
+    }
+
+    /// The move the table holds for `position`, if it is one of its moves.
+    fn table_choice(&self, position: &G) -> Option<G::Move> {
+        let hit = self.table.as_deref()?.probe(position.key()?)?;
+        position.moves().find(|&mv| table_move::<G>(mv) == hit.mv && hit.mv != NO_MOVE)
     }
 }

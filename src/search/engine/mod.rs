@@ -116,7 +116,9 @@ pub struct EngineResult<M> {
     /// ([`super::Oracle`]): an opening book's answers.
     pub book_hits: u64,
     /// The line of best play: at each step the first move in the game's
-    /// order that keeps the score, as minimax chooses.
+    /// order that keeps the score, as minimax chooses; for a game of many
+    /// outcomes (the heuristic driver, whose outcomes tie often), the
+    /// move its search found wherever that one keeps the score.
     pub principal_variation: Vec<M>,
     /// Wall time spent.
     pub elapsed: Duration,
