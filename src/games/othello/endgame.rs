@@ -5,7 +5,9 @@
 //! squares are empty and by parity (odd quadrants first) below, a
 //! position cut without a search when the opponent's stable discs keep
 //! its score at or below the window (stability cut-offs), the last two
-//! empty squares played out directly.
+//! empty squares played out directly, the last one scored from the count
+//! of discs it flips, and a square next to none of the opponent's discs
+//! never tried.
 //!
 //! It is handed to the engine as an [`Oracle`]: the engine asks it for the
 //! exact score of every position it meets with few enough empty squares
@@ -14,7 +16,7 @@
 use std::cell::Cell;
 
 use super::game::Othello;
-use super::rules::{final_score, flips, legal_moves, stable_discs};
+use super::rules::{final_score, flips, last_flip_count, legal_moves, stable_discs, ADJACENT};
 use crate::search::{Oracle, Score};
 
 /// The four quadrants of the board.
@@ -153,6 +155,9 @@ impl Endgame {
             while left != 0 {
                 let square = left.trailing_zeros();
                 left &= left - 1;
+                if ADJACENT[square as usize] & op == 0 {
+                    continue;
+                }
                 let flipped = flips(me, op, square);
                 if flipped == 0 {
                     continue;
@@ -235,6 +240,9 @@ impl Endgame {
         let second = (empty & (empty - 1)).trailing_zeros();
         let mut best = -INFINITY;
         for (square, other) in [(first, second), (second, first)] {
+            if ADJACENT[square as usize] & op == 0 {
+                continue;
+            }
             let flipped = flips(me, op, square);
             if flipped != 0 {
                 self.nodes.set(self.nodes.get() + 1);
@@ -264,14 +272,18 @@ impl Endgame {
         if empty == 0 {
             return pack(final_score(me, op), ply);
         }
+        // The board is full but for `square`: the score follows from the
+        // count of discs flipped.
         let square = empty.trailing_zeros();
-        let flipped = flips(me, op, square);
+        let flipped = last_flip_count(me, square);
         if flipped != 0 {
-            return pack(final_score(me | flipped | empty, op ^ flipped), ply + 1);
+            let discs = i64::from(me.count_ones() + flipped + 1);
+            return pack(2 * discs - 64, ply + 1);
         }
-        let flipped = flips(op, me, square);
+        let flipped = last_flip_count(op, square);
         if flipped != 0 {
-            return pack(-final_score(op | flipped | empty, me ^ flipped), ply + 2);
+            let discs = i64::from(op.count_ones() + flipped + 1);
+            return pack(64 - 2 * discs, ply + 2);
         }
         pack(final_score(me, op), ply)
     }

@@ -44,63 +44,183 @@ pub fn legal_moves(me: u64, op: u64) -> u64 {
     moves & !(me | op)
 }
 
-/// For every square and each of the eight directions, the squares from
-/// the next one in that direction to the edge of the board. Directions
-/// 0-3 raise the square index (east, south-west, south, south-east), 4-7
-/// lower it (west, north-east, north, north-west).
-const RAYS: [[u64; 64]; 8] = {
-    const STEPS: [(i32, i32); 8] = [(1, 0), (-1, 1), (0, 1), (1, 1), (-1, 0), (1, -1), (0, -1), (-1, -1)];
-    let mut rays = [[0u64; 64]; 8];
-    let mut d = 0;
-    while d < 8 {
-        let (dc, dr) = STEPS[d];
-        let mut square = 0;
-        while square < 64 {
-            let (mut c, mut r) = ((square % 8) as i32 + dc, (square / 8) as i32 + dr);
-            let mut ray = 0u64;
-            while c >= 0 && c < 8 && r >= 0 && r < 8 {
-                ray |= 1 << (r * 8 + c);
-                c += dc;
-                r += dr;
+/// For a move at `pos` on a line of eight squares and the opponent's discs
+/// `pattern` on it: the squares that end a run of one or more of them in
+/// each direction, where the mover's disc outflanks the run.
+const OUTFLANK: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let mut ends = 0u32;
+            let mut square = pos + 1;
+            while square < 8 && pattern >> square & 1 != 0 {
+                square += 1;
             }
-            rays[d][square] = ray;
-            square += 1;
+            if square < 8 && square > pos + 1 {
+                ends |= 1 << square;
+            }
+            let mut square = pos as i32 - 1;
+            while square >= 0 && pattern >> square & 1 != 0 {
+                square -= 1;
+            }
+            if square >= 0 && square < pos as i32 - 1 {
+                ends |= 1 << square;
+            }
+            table[pos][pattern] = ends as u8;
+            pattern += 1;
         }
-        d += 1;
+        pos += 1;
     }
-    rays
+    table
 };
+
+/// For a move at `pos` on a line of eight squares and the `ends` of the
+/// runs it outflanks: the squares between, which it flips.
+const FLIPPED: [[u8; 256]; 8] = {
+    let mut table = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut ends = 0;
+        while ends < 256 {
+            let mut flipped = 0u32;
+            let mut square = 0;
+            while square < 8 {
+                if ends >> square & 1 != 0 {
+                    let (low, high) = if square < pos { (square, pos) } else { (pos, square) };
+                    let mut between = low + 1;
+                    while between < high {
+                        flipped |= 1 << between;
+                        between += 1;
+                    }
+                }
+                square += 1;
+            }
+            table[pos][ends] = flipped as u8;
+            ends += 1;
+        }
+        pos += 1;
+    }
+    table
+};
+
+/// Multiplied by a board masked to column a, gathers its bits into the top
+/// byte, a1 lowest.
+const GATHER_COLUMN: u64 = 0x0102_0408_1020_4080;
+/// Multiplied by a board masked to a line with one square a row (a
+/// diagonal), adds its bytes into the top one: the line by column.
+const GATHER_ROWS: u64 = 0x0101_0101_0101_0101;
+
+/// For each eight-bit pattern, the same bits down column a (bit `k` to row
+/// `k`).
+const SPREAD_COLUMN: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut pattern = 0;
+    while pattern < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if pattern >> k & 1 != 0 {
+                table[pattern] |= 1 << (8 * k);
+            }
+            k += 1;
+        }
+        pattern += 1;
+    }
+    table
+};
+
+/// The discs flipped along one line by a move at `pos` (its square's place
+/// on the line), with the mover's discs `me` and the opponent's `op` on
+/// the line as eight bits each.
+#[inline(always)]
+fn line_flips(pos: usize, me: u64, op: u64) -> u64 {
+    let ends = OUTFLANK[pos][op as usize & 0xff] as u64 & me;
+    u64::from(FLIPPED[pos][ends as usize])
+}
 
 /// The discs of `op` that `me` flips by playing on the empty `square`
 /// (0 to 63): in each direction, the run of `op`'s discs from the square's
 /// neighbour up to the first square that is not `op`'s, when that square
-/// is `me`'s. None flipped means the move is not legal.
+/// is `me`'s. None flipped means the move is not legal. Each of the four
+/// lines through the square is read as eight bits (by column, by row for
+/// the column), its runs looked up, and the flips put back on the board.
 #[inline(always)]
 pub fn flips(me: u64, op: u64, square: u32) -> u64 {
-    let square = (square & 63) as usize;
-    let mut flipped = 0;
-    // Directions that raise the index: the first square that ends the run
-    // is the lowest set bit of what is not the opponent's along the ray.
-    for rays in &RAYS[..4] {
-        let ray = rays[square];
-        let stops = ray & !op;
-        let first = stops & stops.wrapping_neg();
-        if first & me != 0 {
-            flipped |= ray & (first - 1);
-        }
-    }
-    // Directions that lower it: the highest set bit. Bit 0 is added so the
-    // count of leading zeros is below 64; when it is not on the ray, the
-    // `& ray` below refuses it.
-    for rays in &RAYS[4..] {
-        let ray = rays[square];
-        let stops = (ray & !op) | 1;
-        let first = (1u64 << 63) >> stops.leading_zeros();
-        if first & me & ray != 0 {
-            flipped |= ray & !((first << 1) - 1);
-        }
+    let square = square & 63;
+    let (c, r) = ((square & 7) as usize, (square >> 3) as usize);
+    let shift = 8 * r as u32;
+    let mut flipped = line_flips(c, me >> shift & 0xff, op >> shift & 0xff) << shift;
+    let column = |discs: u64| ((discs >> c) & COLUMN_A).wrapping_mul(GATHER_COLUMN) >> 56;
+    flipped |= SPREAD_COLUMN[line_flips(r, column(me), column(op)) as usize] << c;
+    for line in [DIAGONALS[7 + c - r], DIAGONALS[15 + c + r]] {
+        let gather = |discs: u64| (discs & line).wrapping_mul(GATHER_ROWS) >> 56;
+        flipped |= line_flips(c, gather(me), gather(op)).wrapping_mul(GATHER_ROWS) & line;
     }
     flipped
+}
+
+/// For every square, the squares next to it in the eight directions: a
+/// move there can flip discs only when the opponent holds one of them.
+pub const ADJACENT: [u64; 64] = {
+    let mut adjacent = [0u64; 64];
+    let mut square = 0;
+    while square < 64 {
+        let (c, r) = ((square % 8) as i32, (square / 8) as i32);
+        let mut dr = -1;
+        while dr <= 1 {
+            let mut dc = -1;
+            while dc <= 1 {
+                let (nc, nr) = (c + dc, r + dr);
+                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
+                    adjacent[square] |= 1 << (nr * 8 + nc);
+                }
+                dc += 1;
+            }
+            dr += 1;
+        }
+        square += 1;
+    }
+    adjacent
+};
+
+/// For a move at `pos` on a full line of eight squares, `pattern` the
+/// mover's discs on it and the opponent's every other square (the move's
+/// own square empty): the discs flipped, in each direction the run of the
+/// opponent's up to the mover's first disc, when there is one.
+const LINE_FLIPS: [[u8; 256]; 8] = {
+    let mut counts = [[0u8; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut pattern = 0;
+        while pattern < 256 {
+            let op = !pattern & !(1 << pos) & 0xff;
+            let ends = OUTFLANK[pos][op] as usize & pattern;
+            counts[pos][pattern] = FLIPPED[pos][ends].count_ones() as u8;
+            pattern += 1;
+        }
+        pos += 1;
+    }
+    counts
+};
+
+/// The discs `me` flips by playing on `square`, the only empty square, the
+/// other side holding every square that is not `me`'s: counted along the
+/// four lines through the square, each read as eight bits by column (by
+/// row for the column) and looked up. A diagonal's squares off the board
+/// read as the opponent's, which no run of flips can end on.
+#[inline(always)]
+pub fn last_flip_count(me: u64, square: u32) -> u32 {
+    let square = square & 63;
+    let (c, r) = ((square & 7) as usize, (square >> 3) as usize);
+    let row = (me >> (8 * r)) & 0xff;
+    let column = ((me >> c) & COLUMN_A).wrapping_mul(GATHER_COLUMN) >> 56;
+    let falling = (me & DIAGONALS[7 + c - r]).wrapping_mul(GATHER_ROWS) >> 56;
+    let rising = (me & DIAGONALS[15 + c + r]).wrapping_mul(GATHER_ROWS) >> 56;
+    u32::from(LINE_FLIPS[c][row as usize])
+        + u32::from(LINE_FLIPS[r][column as usize])
+        + u32::from(LINE_FLIPS[c][falling as usize])
+        + u32::from(LINE_FLIPS[c][rising as usize])
 }
 
 /// The final score of a finished game for the side with `me`: the disc
@@ -236,6 +356,18 @@ mod tests {
             }
         }
         all
+    }
+
+    #[test]
+    fn the_last_square_flips_as_many_as_counted() {
+        let mut rng = fastrand::Rng::with_seed(29);
+        for _ in 0..20_000 {
+            let square = rng.u32(..64);
+            let me = rng.u64(..) & !(1 << square);
+            let op = !me & !(1 << square);
+            assert_eq!(last_flip_count(me, square), flips(me, op, square).count_ones(), "{me:#x} {square}");
+            assert_eq!(last_flip_count(op, square), flips(op, me, square).count_ones(), "{op:#x} {square}");
+        }
     }
 
     #[test]
