@@ -78,7 +78,7 @@ pub use input::{
     move_name, parse_side, parse_square, square_name, ErrorKind, OthelloError, Position, Status, BOARD_SHAPE,
     MOVES_SHAPE,
 };
-pub use rules::{final_score, flips, legal_moves, stable_discs};
+pub use rules::{final_score, flips, last_flip_count, legal_moves, stable_discs};
 
 /// Squares on the board.
 pub const SQUARES: u32 = 64;

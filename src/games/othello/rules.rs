@@ -162,7 +162,7 @@ pub fn flips(me: u64, op: u64, square: u32) -> u64 {
 
 /// For every square, the squares next to it in the eight directions: a
 /// move there can flip discs only when the opponent holds one of them.
-pub const ADJACENT: [u64; 64] = {
+pub(super) const ADJACENT: [u64; 64] = {
     let mut adjacent = [0u64; 64];
     let mut square = 0;
     while square < 64 {
