@@ -43,7 +43,11 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let mut ply = 0;
         while position.outcome().is_none() && ply < limit && line.len() < MAX_LINE && self.stop == Stop::Running {
             let mut next = None;
-            let preferred = if ply == 0 { first } else { self.scout.then(|| self.table_choice(&position)).flatten() };
+            let preferred = match ply {
+                0 => first,
+                _ if self.scout => self.table_choice(&position),
+                _ => None,
+            };
             for mv in preferred.into_iter().chain(position.moves().filter(|&mv| Some(mv) != preferred)) {
                 let child = position.play(mv);
                 let keeps = match child.outcome() {
@@ -72,6 +76,9 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// The move the table holds for `position`, if it is one of its moves.
     fn table_choice(&self, position: &G) -> Option<G::Move> {
         let hit = self.table.as_deref()?.probe(position.key()?)?;
-        position.moves().find(|&mv| table_move::<G>(mv) == hit.mv && hit.mv != NO_MOVE)
+        if hit.mv == NO_MOVE {
+            return None;
+        }
+        position.moves().find(|&mv| table_move::<G>(mv) == hit.mv)
     }
 }
