@@ -130,6 +130,19 @@ const SPREAD_COLUMN: [u64; 256] = {
     table
 };
 
+/// Column `c` of `discs` as eight bits, row 1 lowest.
+#[inline(always)]
+fn column_bits(discs: u64, c: usize) -> u64 {
+    ((discs >> c) & COLUMN_A).wrapping_mul(GATHER_COLUMN) >> 56
+}
+
+/// A line with one square a row (a diagonal, `line`) of `discs` as eight
+/// bits by column.
+#[inline(always)]
+fn diagonal_bits(discs: u64, line: u64) -> u64 {
+    (discs & line).wrapping_mul(GATHER_ROWS) >> 56
+}
+
 /// The discs flipped along one line by a move at `pos` (its square's place
 /// on the line), with the mover's discs `me` and the opponent's `op` on
 /// the line as eight bits each.
@@ -151,11 +164,9 @@ pub fn flips(me: u64, op: u64, square: u32) -> u64 {
     let (c, r) = ((square & 7) as usize, (square >> 3) as usize);
     let shift = 8 * r as u32;
     let mut flipped = line_flips(c, me >> shift & 0xff, op >> shift & 0xff) << shift;
-    let column = |discs: u64| ((discs >> c) & COLUMN_A).wrapping_mul(GATHER_COLUMN) >> 56;
-    flipped |= SPREAD_COLUMN[line_flips(r, column(me), column(op)) as usize] << c;
+    flipped |= SPREAD_COLUMN[line_flips(r, column_bits(me, c), column_bits(op, c)) as usize] << c;
     for line in [DIAGONALS[7 + c - r], DIAGONALS[15 + c + r]] {
-        let gather = |discs: u64| (discs & line).wrapping_mul(GATHER_ROWS) >> 56;
-        flipped |= line_flips(c, gather(me), gather(op)).wrapping_mul(GATHER_ROWS) & line;
+        flipped |= line_flips(c, diagonal_bits(me, line), diagonal_bits(op, line)).wrapping_mul(GATHER_ROWS) & line;
     }
     flipped
 }
@@ -166,19 +177,7 @@ pub(super) const ADJACENT: [u64; 64] = {
     let mut adjacent = [0u64; 64];
     let mut square = 0;
     while square < 64 {
-        let (c, r) = ((square % 8) as i32, (square / 8) as i32);
-        let mut dr = -1;
-        while dr <= 1 {
-            let mut dc = -1;
-            while dc <= 1 {
-                let (nc, nr) = (c + dc, r + dr);
-                if (dc != 0 || dr != 0) && nc >= 0 && nc < 8 && nr >= 0 && nr < 8 {
-                    adjacent[square] |= 1 << (nr * 8 + nc);
-                }
-                dc += 1;
-            }
-            dr += 1;
-        }
+        adjacent[square] = neighbours(1 << square, !0);
         square += 1;
     }
     adjacent
@@ -214,9 +213,9 @@ pub fn last_flip_count(me: u64, square: u32) -> u32 {
     let square = square & 63;
     let (c, r) = ((square & 7) as usize, (square >> 3) as usize);
     let row = (me >> (8 * r)) & 0xff;
-    let column = ((me >> c) & COLUMN_A).wrapping_mul(GATHER_COLUMN) >> 56;
-    let falling = (me & DIAGONALS[7 + c - r]).wrapping_mul(GATHER_ROWS) >> 56;
-    let rising = (me & DIAGONALS[15 + c + r]).wrapping_mul(GATHER_ROWS) >> 56;
+    let column = column_bits(me, c);
+    let falling = diagonal_bits(me, DIAGONALS[7 + c - r]);
+    let rising = diagonal_bits(me, DIAGONALS[15 + c + r]);
     u32::from(LINE_FLIPS[c][row as usize])
         + u32::from(LINE_FLIPS[r][column as usize])
         + u32::from(LINE_FLIPS[c][falling as usize])
@@ -240,7 +239,7 @@ pub fn final_score(me: u64, op: u64) -> i64 {
 /// The empty squares next to at least one of `discs` (in any of the eight
 /// directions), given the `empty` squares: where discs can be flipped from.
 #[inline(always)]
-pub fn neighbours(discs: u64, empty: u64) -> u64 {
+pub const fn neighbours(discs: u64, empty: u64) -> u64 {
     let sideways = discs & INNER_COLUMNS;
     let near = (discs << 8)
         | (discs >> 8)
