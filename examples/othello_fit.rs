@@ -15,14 +15,23 @@
 //! 2. Labels: from `--exact` empty squares on, every position of the game
 //!    is solved exactly by the engine with the endgame solver as its
 //!    oracle, its label its exact final disc difference. Every earlier
-//!    position is labelled by the game's result: the exact score of its
-//!    first position with `--exact` empties, for the side to move then.
-//!    Deeper searches or bootstrapping from later stages label better, and
-//!    cost more per position; within the script's budget, more games
-//!    labelled by their results fit better.
+//!    position is first labelled by the game's result: the exact score of
+//!    its first position with `--exact` empties, for the side to move
+//!    then (`--labels results`, the default). With `--labels bootstrap`,
+//!    the positions with 21 or more empty squares are labelled again as
+//!    the stages are fitted, from the end of the game back: by the value
+//!    of the same game's first position five or more empty squares later
+//!    (its exact score, or its evaluation by the stages already fitted),
+//!    so that a label depends on a few moves of self-play rather than on
+//!    all the rest of the game. Measured against Zebra, the two play
+//!    alike (docs/figures.md); the results stay the default.
+//!    `--samples FILE` keeps the labelled self-play in FILE (about 22
+//!    bytes a position) and reads it from there when FILE exists, so
+//!    that fits of the same games skip the self-play.
 //! 3. Fit: for each stage, ridge regression (least squares plus `lambda`
 //!    times the squared weights) on the stage's positions and those within
-//!    two empty squares of it, by preconditioned conjugate gradients; each
+//!    two empty squares of it (only those below it where labels are
+//!    bootstrapped), by preconditioned conjugate gradients; each
 //!    value of `--lambdas` is tried on nine games in ten and scored on the
 //!    tenth, the best refitted on all of them.
 //!
@@ -51,6 +60,8 @@ struct Options {
     lambdas: Vec<f64>,
     iterations: usize,
     out: Option<String>,
+    samples: Option<String>,
+    bootstrap: bool,
     speed: bool,
 }
 
@@ -67,6 +78,8 @@ impl Default for Options {
             lambdas: vec![10.0, 40.0, 160.0],
             iterations: 150,
             out: None,
+            samples: None,
+            bootstrap: false,
             speed: false,
         }
     }
@@ -98,6 +111,14 @@ fn parse_options() -> Result<Options, String> {
                     .collect::<Result<_, _>>()?
             }
             "--out" => options.out = Some(value),
+            "--samples" => options.samples = Some(value),
+            "--labels" => {
+                options.bootstrap = match value.as_str() {
+                    "bootstrap" => true,
+                    "results" => false,
+                    _ => return Err(format!("--labels {value}: bootstrap or results")),
+                }
+            }
             _ => return Err(format!("unknown option {arg}")),
         }
     }
@@ -108,13 +129,43 @@ fn parse_options() -> Result<Options, String> {
 }
 
 /// A labelled position: the side to move's discs, the opponent's, the
-/// label (final disc difference for the side to move) and its game.
+/// label (final disc difference for the side to move, in points, 100 to
+/// a disc), whether the label is an exact solve, the side to move (true
+/// for the side that moved first) and its game. A game's samples are
+/// kept in the order they were played.
 #[derive(Clone, Copy)]
 struct Sample {
     me: u64,
     op: u64,
-    label: i8,
+    label: f32,
+    exact: bool,
+    side: bool,
     game: u32,
+}
+
+/// The bytes of one sample in a samples file.
+const SAMPLE_BYTES: usize = 22;
+
+impl Sample {
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.me.to_le_bytes());
+        out.extend_from_slice(&self.op.to_le_bytes());
+        out.push((self.label / 100.0).round() as i8 as u8);
+        out.push(u8::from(self.exact) | u8::from(self.side) << 1);
+        out.extend_from_slice(&self.game.to_le_bytes());
+    }
+
+    fn read(bytes: &[u8]) -> Sample {
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or_default());
+        Sample {
+            me: word(0),
+            op: word(8),
+            label: 100.0 * f32::from(bytes[16] as i8),
+            exact: bytes[17] & 1 != 0,
+            side: bytes[17] & 2 != 0,
+            game: u32::from_le_bytes(bytes[18..22].try_into().unwrap_or_default()),
+        }
+    }
 }
 
 /// The squares of a bitboard.
@@ -184,15 +235,16 @@ fn solve(me: u64, op: u64, table: &mut Table) -> i64 {
     }
 }
 
-/// Plays and labels one game (see the module docs).
+/// Plays and labels one game (see the module docs), its positions in
+/// the order played.
 fn play_game(game: u32, options: &Options, rng: &mut Rng, table: &mut Table, out: &mut Vec<Sample>) {
     let (mut me, mut op) = Othello::START.bitboards();
     let random_plies = rng.usize(options.random_min..=options.random_max);
-    // The positions before the exact ones, with the parity of their side
-    // to move against the first exact position's.
-    let mut early: Vec<(u64, u64, bool)> = Vec::new();
+    let first = out.len();
+    // The exact score of the first position with `--exact` empties, for
+    // its side to move.
     let mut result: Option<(i64, bool)> = None;
-    let mut side = false;
+    let mut side = true;
     let mut ply = 0;
     loop {
         let moves = legal_moves(me, op);
@@ -204,13 +256,13 @@ fn play_game(game: u32, options: &Options, rng: &mut Rng, table: &mut Table, out
             continue;
         }
         let empties = (!(me | op)).count_ones();
+        let mut sample = Sample { me, op, label: 0.0, exact: false, side, game };
         if empties <= options.exact {
             let score = solve(me, op, table);
             result.get_or_insert((score, side));
-            out.push(Sample { me, op, label: score as i8, game });
-        } else {
-            early.push((me, op, side));
+            (sample.label, sample.exact) = (100.0 * score as f32, true);
         }
+        out.push(sample);
         let square = if ply < random_plies {
             let n = moves.count_ones() as usize;
             squares(moves).nth(rng.usize(..n)).unwrap_or(0)
@@ -223,10 +275,39 @@ fn play_game(game: u32, options: &Options, rng: &mut Rng, table: &mut Table, out
     }
     // A game over before the exact empties: its final score.
     let (score, at) = result.unwrap_or((Othello::from_bitboards(me, op).final_score(), side));
-    for (me, op, side) in early {
-        let label = if side == at { score } else { -score };
-        out.push(Sample { me, op, label: label as i8, game });
+    for sample in out[first..].iter_mut().filter(|s| !s.exact) {
+        sample.label = 100.0 * if sample.side == at { score } else { -score } as f32;
     }
+}
+
+/// With `--labels bootstrap`, the positions with at least this many
+/// empty squares are labelled again stage by stage as the stages are
+/// fitted, from the end of the game back ...
+const BOOTSTRAP_EMPTIES: u32 = 21;
+/// ... each by the value of the same game's first position at least this
+/// many empty squares further on: its exact score, or its evaluation by
+/// the stages already fitted.
+const BOOTSTRAP_PLIES: u32 = 5;
+
+/// The value, for the side to move at `samples[i]`, of the game's first
+/// later position with at least `BOOTSTRAP_PLIES` fewer empty squares:
+/// its exact label, or its evaluation by `fitted` (the weights of the
+/// stages fitted so far, by stage). `None` when the game ends first.
+fn bootstrap_label(samples: &[Sample], i: usize, fitted: &[Vec<f64>]) -> Option<f32> {
+    let here = samples[i];
+    let target = empties(&here).checked_sub(BOOTSTRAP_PLIES)?;
+    let later = samples[i + 1..].iter().take_while(|s| s.game == here.game).find(|s| empties(s) <= target)?;
+    let value = if later.exact {
+        later.label
+    } else {
+        let weights = fitted.get(tuning::stage(empties(later)))?;
+        let (patterns, scalars) = tuning::features(later.me, later.op);
+        let scalars_from = tuning::features_per_stage() - SCALARS;
+        let points: f64 = patterns.iter().map(|&f| weights[f as usize]).sum::<f64>()
+            + scalars.iter().enumerate().map(|(k, &x)| f64::from(x) * weights[scalars_from + k]).sum::<f64>();
+        points.clamp(-6400.0, 6400.0) as f32
+    };
+    Some(if later.side == here.side { value } else { -value })
 }
 
 /// The empty squares of a sample.
@@ -236,14 +317,14 @@ fn empties(sample: &Sample) -> u32 {
 
 /// The least-squares problem of a stage over `samples`: the stage's
 /// positions and those within two empty squares of it.
-fn stage_problem<'a>(stage: usize, samples: impl Iterator<Item = &'a Sample>) -> Problem {
+fn stage_problem<'a>(stage: usize, samples: impl Iterator<Item = &'a Sample>, above: usize) -> Problem {
     let per_stage = tuning::features_per_stage();
     let scalars_from = per_stage - SCALARS;
     let mut problem = Problem::new(per_stage);
     for sample in samples {
         let e = empties(sample) as usize;
         let (low, high) = (5 * stage + 1, 5 * stage + 5);
-        if e + 2 < low || e > high + 2 {
+        if e + 2 < low || e > high + above {
             continue;
         }
         let (patterns, scalars) = tuning::features(sample.me, sample.op);
@@ -251,18 +332,39 @@ fn stage_problem<'a>(stage: usize, samples: impl Iterator<Item = &'a Sample>) ->
             .iter()
             .map(|&f| (f, 1.0))
             .chain(scalars.iter().enumerate().map(|(i, &x)| ((scalars_from + i) as u32, x as f32)));
-        problem.push(entries, 100.0 * f32::from(sample.label));
+        problem.push(entries, sample.label);
     }
     problem
 }
 
-fn fit(samples: &[Sample], options: &Options) -> Vec<Vec<i16>> {
+fn fit(samples: &mut [Sample], options: &Options) -> Vec<Vec<i16>> {
     let mut stages = Vec::new();
+    let mut fitted: Vec<Vec<f64>> = Vec::new();
+    // The rows of each problem in a fixed order (each game's exact
+    // positions, then the others), on which the fit's sums depend.
+    let mut rows: Vec<usize> = (0..samples.len()).collect();
+    rows.sort_by_key(|&i| (samples[i].game, !samples[i].exact));
     for stage in 0..STAGES {
         let started = Instant::now();
+        // Bootstrapped labels hold for the stages fitted so far: the stage
+        // above keeps out of this one's problem.
+        let above = if options.bootstrap && 5 * stage as u32 + 5 >= BOOTSTRAP_EMPTIES { 0 } else { 2 };
+        if options.bootstrap {
+            let relabel: Vec<(usize, f32)> = (0..samples.len())
+                .filter(|&i| {
+                    let s = &samples[i];
+                    !s.exact && empties(s) >= BOOTSTRAP_EMPTIES && tuning::stage(empties(s)) == stage
+                })
+                .filter_map(|i| bootstrap_label(samples, i, &fitted).map(|label| (i, label)))
+                .collect();
+            for (i, label) in relabel {
+                samples[i].label = label;
+            }
+        }
+        let ordered = || rows.iter().map(|&i| &samples[i]);
         let in_stage = |s: &&Sample| tuning::stage(empties(s)) == stage;
-        let train = stage_problem(stage, samples.iter().filter(|s| s.game % 10 != 0));
-        let check = stage_problem(stage, samples.iter().filter(|s| s.game % 10 == 0).filter(in_stage));
+        let train = stage_problem(stage, ordered().filter(|s| s.game % 10 != 0), above);
+        let check = stage_problem(stage, ordered().filter(|s| s.game % 10 == 0).filter(in_stage), above);
         let mut best = (f64::MAX, options.lambdas[0]);
         let mut errors = Vec::new();
         for &lambda in &options.lambdas {
@@ -273,7 +375,7 @@ fn fit(samples: &[Sample], options: &Options) -> Vec<Vec<i16>> {
                 best = (error, lambda);
             }
         }
-        let all = stage_problem(stage, samples.iter());
+        let all = stage_problem(stage, ordered(), above);
         let weights = all.solve(best.1, options.iterations);
         println!(
             "stage {stage:2} (empties {:2}-{:2}): {} positions, validation RMS error in discs {}; lambda {} ({:.1} s)",
@@ -285,6 +387,7 @@ fn fit(samples: &[Sample], options: &Options) -> Vec<Vec<i16>> {
             started.elapsed().as_secs_f64()
         );
         stages.push(weights.iter().map(|w| w.round().clamp(-32767.0, 32767.0) as i16).collect());
+        fitted.push(weights);
     }
     stages
 }
@@ -333,23 +436,48 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let started = Instant::now();
-    let mut rng = Rng::with_seed(options.seed);
-    let mut table = Table::with_bytes(64 << 20);
-    let mut samples = Vec::new();
-    for game in 0..options.games {
-        play_game(game as u32, &options, &mut rng, &mut table, &mut samples);
-        if (game + 1) % 500 == 0 {
-            println!("{} games, {} positions ({:.0} s)", game + 1, samples.len(), started.elapsed().as_secs_f64());
+    let saved = options.samples.as_ref().and_then(|path| std::fs::read(path).ok());
+    let mut samples = match saved {
+        Some(bytes) => {
+            let samples: Vec<Sample> = bytes.chunks_exact(SAMPLE_BYTES).map(Sample::read).collect();
+            println!("read {} positions from {}", samples.len(), options.samples.as_deref().unwrap_or(""));
+            samples
         }
-    }
+        None => {
+            let mut rng = Rng::with_seed(options.seed);
+            let mut table = Table::with_bytes(64 << 20);
+            let mut samples = Vec::new();
+            for game in 0..options.games {
+                play_game(game as u32, &options, &mut rng, &mut table, &mut samples);
+                if (game + 1) % 500 == 0 {
+                    println!(
+                        "{} games, {} positions ({:.0} s)",
+                        game + 1,
+                        samples.len(),
+                        started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            println!(
+                "self-play and labels: {} games, {} positions in {:.0} s",
+                options.games,
+                samples.len(),
+                started.elapsed().as_secs_f64()
+            );
+            if let Some(path) = &options.samples {
+                let mut bytes = Vec::with_capacity(samples.len() * SAMPLE_BYTES);
+                samples.iter().for_each(|s| s.write(&mut bytes));
+                if let Err(e) = std::fs::write(path, &bytes) {
+                    eprintln!("othello_fit: {path}: {e}");
+                    return ExitCode::from(1);
+                }
+                println!("wrote the positions to {path}");
+            }
+            samples
+        }
+    };
     let played = started.elapsed();
-    println!(
-        "self-play and labels: {} games, {} positions in {:.0} s",
-        options.games,
-        samples.len(),
-        played.as_secs_f64()
-    );
-    let stages = fit(&samples, &options);
+    let stages = fit(&mut samples, &options);
     let bytes = tuning::encode_weights(&stages);
     println!(
         "fit: {:.0} s; {} weights per stage, {} stages, {} bytes; total {:.0} s",
