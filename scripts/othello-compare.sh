@@ -15,11 +15,12 @@
 #             of a release server with its default budget, each colour in
 #             half of the games, openings of OPENINGS seeded random moves.
 #             Skipped (with a message) when the server does not answer
-#             Othello requests.
+#             Othello requests. Forty games: ten move by a point or more
+#             with the machine's timing.
 #
 # The logic is in scripts/othello_compare.py.
 # Usage: scripts/othello-compare.sh [> results.md]
-# Knobs (env): FIRST (40), LAST (49), POSITIONS (10), SEED (1), GAMES (10),
+# Knobs (env): FIRST (40), LAST (49), POSITIONS (10), SEED (1), GAMES (40),
 #              DEPTH (8), EXACT (16), OPENINGS (4), PART (both: endgames,
 #              play or both), SHARED (../shared beside the repository).
 # Exits non-zero when a score disagrees.
@@ -30,7 +31,7 @@ FIRST=${FIRST:-40}
 LAST=${LAST:-49}
 RANDOM_POSITIONS=${POSITIONS:-10}
 SEED=${SEED:-1}
-GAMES=${GAMES:-10}
+GAMES=${GAMES:-40}
 DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
 OPENINGS=${OPENINGS:-4}
