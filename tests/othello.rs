@@ -8,7 +8,7 @@ use bestmove::games::othello::{
 };
 use bestmove::games::tictactoe::Player;
 use bestmove::search::{
-    alpha_beta, engine, engine_with_oracle, minimax, EngineOptions, Game, Limits, Progress, Score, Table,
+    alpha_beta, engine, engine_with_oracle, minimax, EngineOptions, Game, Limits, Oracle, Progress, Score, Table,
 };
 
 /// Leaves `depth` plies below `position`, a pass counting as a ply and a
@@ -263,6 +263,51 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
         assert_eq!(cut.root_moves.iter().find(|m| m.score == best).map(|m| m.mv), cut.best_move, "{moves}");
         checked += 1;
     }
+}
+
+/// From 12 empty squares on, a search to the end first runs selective
+/// passes (outcome probes that cut where a shallow search predicts a bound
+/// by a margin), reported as iterations with their selectivity, changing
+/// no score the exact search gives, for the answer or for any root move. The reference is the endgame solver alone, which
+/// shares no code with the engine's driver.
+#[test]
+fn selective_passes_before_the_exact_search_change_no_score() {
+    let mut rng = fastrand::Rng::with_seed(41);
+    let mut table = Table::with_bytes(16 << 20);
+    let oracle = Endgame::default();
+    let solver = Endgame::new(Endgame::MAX_EMPTIES);
+    let (mut checked, mut selective) = (0, 0);
+    while checked < 12 {
+        let Some((moves, root)) = random_endgame(&mut rng, Endgame::MAX_EMPTIES + 1) else { continue };
+        let options = EngineOptions { score_root_moves: checked % 2 == 0, ..EngineOptions::default() };
+        let mut passes = 0;
+        let found = engine_with_oracle(&root, &oracle, Limits::default(), &mut table, options, &mut |p| {
+            if let Progress::Iteration(it) = p {
+                passes += usize::from(it.selectivity.is_some());
+            }
+        })
+        .unwrap();
+        assert!(found.exact, "{moves}");
+        selective += usize::from(passes > 0);
+        let children: Vec<(u8, i64)> = root
+            .moves()
+            .map(|mv| {
+                let child = root.play(mv);
+                let value = child.outcome().or_else(|| solver.solved(&child).map(|(v, _)| v)).expect("solved");
+                (mv, -value)
+            })
+            .collect();
+        let best = children.iter().map(|&(_, v)| v).max();
+        assert_eq!(Some(found.score.value()), best, "{moves}");
+        if options.score_root_moves {
+            let scores: Vec<(u8, Option<i64>)> =
+                found.root_moves.iter().map(|m| (m.mv, m.score.map(|s| s.value()))).collect();
+            let expected: Vec<(u8, Option<i64>)> = children.iter().map(|&(mv, v)| (mv, Some(v))).collect();
+            assert_eq!(scores, expected, "{moves}");
+        }
+        checked += 1;
+    }
+    assert!(selective >= 6, "selective passes ran before {selective} of {checked} exact searches");
 }
 
 /// FFO #1 to #19 (14 to 16 empty squares), the first part of the FFO

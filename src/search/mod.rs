@@ -238,6 +238,32 @@ pub trait Heuristics: Game {
         let _ = plies_left;
         self.rank_moves(moves);
     }
+
+    /// How a shallow search predicts this position's outcome, for the
+    /// selective passes (ProbCut) the heuristic driver runs before it
+    /// solves a position exactly: their cut-offs fill the table with the
+    /// moves that order the exact search, which takes no score from them.
+    /// The default, `None`, predicts nothing, and the driver solves at
+    /// once.
+    fn outcome_probe(&self) -> Option<OutcomeProbe> {
+        None
+    }
+}
+
+/// A prediction of a position's outcome by a shallow search (see
+/// [`Heuristics::outcome_probe`]): the outcome, in points of
+/// [`Heuristics::evaluation`], lies within `t * sigma` of the shallow
+/// search's score with the probability of `t` standard deviations of a
+/// normal distribution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutcomeProbe {
+    /// Plies the shallow search looks ahead, at least 1.
+    pub depth: u32,
+    /// The standard deviation of the outcome around the shallow score, in
+    /// points.
+    pub sigma: i32,
+    /// Points to one unit of [`Game::outcome`] (Othello's 100 to a disc).
+    pub unit: i32,
 }
 
 /// The solver's exact knowledge of a game: what the [`engine`] needs beyond

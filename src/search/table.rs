@@ -165,6 +165,29 @@ impl Table {
         })
     }
 
+    /// [`Table::store`], unless the table holds an entry of this search
+    /// for the same position searched deeper.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store_unless_deeper(
+        &mut self,
+        key: u64,
+        score: i32,
+        bound: Bound,
+        mv: u16,
+        depth: u8,
+        complete: bool,
+        work: u64,
+    ) {
+        let generation = self.generation;
+        let deeper = self.buckets[self.bucket(key)]
+            .0
+            .iter()
+            .any(|e| e.holds(key) && e.flags >> 3 == generation && e.depth > depth);
+        if !deeper {
+            self.store(key, score, bound, mv, depth, complete, work);
+        }
+    }
+
     /// Stores a result, in place of the entry for the same key, an entry of
     /// an earlier search, or the entry that took the least work. The bucket
     /// is chosen by the whole key, entries are told apart by its low
@@ -326,6 +349,27 @@ mod tests {
         assert!(table.probe(43).is_none());
         table.new_search();
         assert!(table.probe(42).is_none(), "a new search starts empty");
+    }
+
+    #[test]
+    fn a_shallow_store_leaves_a_deeper_entry_of_the_same_position() {
+        let mut table = Table::with_bytes(1 << 12);
+        table.new_search();
+        table.store(42, 5, Bound::Exact, 3, 10, false, 1000);
+        table.store_unless_deeper(42, -1, Bound::Lower, 4, 2, false, 10);
+        let hit = table.probe(42).expect("stored");
+        assert_eq!((hit.score, hit.mv, hit.depth), (5, 3, 10));
+        // As deep or deeper, or a new position: stored.
+        table.store_unless_deeper(42, 6, Bound::Upper, NO_MOVE, 10, true, 10);
+        assert_eq!(table.probe(42).map(|hit| (hit.score, hit.bound, hit.depth)), Some((6, Bound::Upper, 10)));
+        table.store_unless_deeper(43, 1, Bound::Exact, 5, 2, false, 10);
+        assert_eq!(table.probe(43).map(|hit| hit.depth), Some(2));
+        // Entries of an earlier search do not count.
+        table.new_search();
+        table.store(44, 5, Bound::Exact, 3, 10, false, 1000);
+        table.new_search();
+        table.store_unless_deeper(44, 1, Bound::Exact, 5, 2, false, 10);
+        assert_eq!(table.probe(44).map(|hit| hit.depth), Some(2));
     }
 
     #[test]

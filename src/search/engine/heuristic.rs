@@ -7,6 +7,16 @@
 //! iteration under way; and, when every root move is to be scored, each
 //! move's own score at every depth reached.
 //!
+//! Once its lines reach the end, and when the game predicts outcomes by
+//! shallow searches ([`Heuristics::outcome_probe`]), a search to the end
+//! starts with selective passes (ProbCut): at each position, a shallow
+//! search whose score clears the window by some standard deviations
+//! settles it without a deeper look. Each pass trusts the prediction less
+//! than the one before; their table entries order the next, and each
+//! centres the next one's aspiration window. The final pass is the exact
+//! search, which takes no score from them: their entries are at other
+//! depths, and a cut counts as a cut line.
+//!
 //! The answer is the deepest finished iteration's: exact when no line of
 //! it was cut (the oracle, an endgame solver, settles lines near the end),
 //! its evaluation at that depth otherwise.
@@ -24,6 +34,12 @@ const ASPIRATION: i32 = 64;
 /// long as the one before, so one begun later would mostly be abandoned at
 /// the deadline, its work lost.
 const SOFT_SHARE: (u32, u32) = (1, 2);
+/// The selective passes before a search to the end, in hundredths of a
+/// standard deviation (see [`Heuristics::outcome_probe`]): each cuts
+/// only where a shallow search clears a bound by that much, each fills
+/// the table with better moves for the next, and the search to the end
+/// that follows takes none of their scores.
+const SELECTIVITY: &[u32] = &[110, 150, 200, 260];
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// Runs the heuristic driver on `root`, a position that is not over,
@@ -54,12 +70,28 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         // their lines in outcomes: their windows aim at the outcome the last
         // evaluation estimates.
         let reach = if target == u32::MAX && self.oracle.in_iterations() { self.oracle.reach(root) } else { None };
-        let estimate = |score: Option<S>, limit: u32| {
-            let score = score.filter(|s| s.parts().0 == 0 && reach.is_some_and(|r| limit >= r))?;
-            root.outcome_estimate(score.band())
+        // After a selective pass, its outcome is the estimate.
+        let mut selective_before = false;
+        let estimate = |score: Option<S>, limit: u32, selective_before: bool| {
+            let score = score.filter(|_| reach.is_some_and(|r| limit >= r))?;
+            match score.parts() {
+                (0, _) => root.outcome_estimate(score.band()),
+                (value, _) if selective_before => Some(value),
+                _ => None,
+            }
         };
+        // The selective passes run first once the lines reach the end, if
+        // the game predicts outcomes.
+        let mut passes = if reach.is_some() && root.outcome_probe().is_some() { SELECTIVITY } else { &[] };
         loop {
             let limit = depth.min(target);
+            self.selectivity = match passes.split_first() {
+                Some((&t, rest)) if reach.is_some_and(|r| limit >= r) => {
+                    passes = rest;
+                    Some(t)
+                }
+                _ => None,
+            };
             self.deadline_active = result.iterations > 0;
             self.limit = limit;
             let cuts = self.cuts;
@@ -67,7 +99,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.proven_best = None;
             let mut scored = Vec::with_capacity(root_moves.len());
             let score = if root_moves.is_empty() {
-                self.aspirate(guess, estimate(guess, limit), |engine, alpha, beta| {
+                self.aspirate(guess, estimate(guess, limit, selective_before), |engine, alpha, beta| {
                     let r = engine.node(root, 0, alpha, beta);
                     // A search that failed low proves nothing of its moves.
                     if r > alpha {
@@ -85,9 +117,11 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                             self.cuts += 1;
                             -cut_score::<G, S>(child, 1)
                         }
-                        None => self.aspirate(last[i], estimate(last[i], limit), |engine, alpha, beta| {
-                            -engine.node(child, 1, -beta, -alpha)
-                        }),
+                        None => {
+                            self.aspirate(last[i], estimate(last[i], limit, selective_before), |engine, alpha, beta| {
+                                -engine.node(child, 1, -beta, -alpha)
+                            })
+                        }
                     };
                     if self.stop != Stop::Running {
                         break;
@@ -129,6 +163,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 last = scored.iter().map(|&(score, _)| Some(score)).collect();
             }
             guess = Some(score);
+            selective_before = self.selectivity.take().is_some();
             let soft_passed = soft.is_some_and(|soft| Instant::now() >= soft) || self.nodes >= soft_nodes;
             if complete || limit == target || self.stop != Stop::Running || soft_passed {
                 break;

@@ -31,7 +31,9 @@
 //!   the best so far, and searched again with the full window only when it
 //!   does), each iteration within an aspiration window around the last
 //!   one's evaluation, a soft time limit past which no iteration starts,
-//!   and every root move's score at the depth reached.
+//!   and every root move's score at the depth reached; before a search to
+//!   the end, selective passes that cut where a shallow search predicts
+//!   the outcome ([`super::Heuristics::outcome_probe`]), to order it.
 //! - **Every root move scored** ([`EngineOptions::score_root_moves`]): each
 //!   move's own exact score, by the same bisection, sharing the table.
 //!
@@ -54,7 +56,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, Score, Solver, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, OutcomeProbe, Score, Solver, Tactics};
 
 mod budget;
 mod heuristic;
@@ -148,6 +150,11 @@ pub struct Iteration<'a, M> {
     pub score: Score,
     /// True when it saw every line to its end (the engine stops there).
     pub exact: bool,
+    /// For a selective pass of the heuristic driver, how far (in
+    /// hundredths of a standard deviation) an outcome probe had to clear a
+    /// bound to cut ([`super::Heuristics::outcome_probe`]); `None` for a
+    /// full-width iteration.
+    pub selectivity: Option<u32>,
     /// Its line of best play.
     pub principal_variation: &'a [M],
     /// Positions visited so far.
@@ -260,6 +267,13 @@ struct Engine<'a, G: Solver, S, O> {
     /// (principal variation search): for a game with a range of outcomes
     /// but too many of them to bisect.
     scout: bool,
+    /// In a selective pass of the heuristic driver, how many standard
+    /// deviations (in hundredths) an outcome probe's score must clear a
+    /// bound by to cut ([`Heuristics::outcome_probe`]); `None` in every
+    /// other search.
+    selectivity: Option<u32>,
+    /// True while a probe's shallow search runs.
+    probing: bool,
 }
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
@@ -321,6 +335,8 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             proven_best: None,
             target: limits.max_depth.map_or(u32::MAX, |d| d.max(1)),
             scout,
+            selectivity: None,
+            probing: false,
         }
     }
 
@@ -474,6 +490,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             best_move: result.best_move,
             score: result.score,
             exact: complete,
+            selectivity: self.selectivity,
             principal_variation: &result.principal_variation,
             nodes: self.nodes,
             elapsed: started.elapsed(),

@@ -4,6 +4,7 @@
 
 use super::picker::{order, table_move};
 use super::*;
+use crate::search::MAX_EVALUATION;
 
 /// A child's table entry can settle a position without the child being
 /// searched (an enhanced transposition cutoff), at the cost of a table probe
@@ -150,6 +151,12 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 }
             }
         }
+        if let (Some(t), false, false) = (self.selectivity, self.probing, root) {
+            if let Some(score) = self.probe_cut(pos, ply, alpha, beta, t, key, hint_move) {
+                self.give_back(ply, moves);
+                return score;
+            }
+        }
         // With the table's move first, the game ranks the other moves only
         // if that one does not settle the position.
         let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint_move);
@@ -259,17 +266,89 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     Bound::Exact
                 };
                 let mv = if bound == Bound::Upper { NO_MOVE } else { best_move };
-                table.store(key, stored, bound, mv, depth, self.cuts == cuts, self.nodes - nodes);
+                if self.probing {
+                    // A probe's shallow search leaves the deeper searches'
+                    // entries alone: they order the passes to come.
+                    table.store_unless_deeper(key, stored, bound, mv, depth, self.cuts == cuts, self.nodes - nodes);
+                } else {
+                    table.store(key, stored, bound, mv, depth, self.cuts == cuts, self.nodes - nodes);
+                }
             }
         }
         best
     }
 
+    /// A selective cut-off (ProbCut) of `pos`, searched within `(alpha,
+    /// beta)` in a selective pass: when a shallow search's score clears
+    /// `beta` (or falls under `alpha`) by `t` hundredths of the game's
+    /// standard deviation, the position is taken to score at least `beta`
+    /// (at most `alpha`) without being searched. The cut counts as a cut
+    /// line, so nothing that rests on it is taken for exact, and its table
+    /// entry keeps the position's move for the next pass.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_cut(&mut self, pos: &G, ply: u32, alpha: S, beta: S, t: u32, key: Option<u64>, hint: u16) -> Option<S> {
+        let OutcomeProbe { depth, sigma, unit } = pos.outcome_probe()?;
+        let left = self.limit.saturating_sub(ply);
+        if depth == 0 || left <= depth {
+            return None;
+        }
+        let margin = i32::try_from(i64::from(sigma) * i64::from(t) / 100).ok()?;
+        // A bound in points: an outcome's value in units, an evaluation
+        // as it is.
+        let points = |s: S| -> Option<i32> {
+            if s == S::INFINITY || s == -S::INFINITY {
+                return None;
+            }
+            match s.parts() {
+                (0, _) => Some(s.band()),
+                (value, _) => i32::try_from(value.saturating_mul(i64::from(unit))).ok(),
+            }
+        };
+        let (limit, cuts) = (self.limit, self.cuts);
+        self.probing = true;
+        self.limit = ply + depth;
+        let mut cut = None;
+        if let Some(bound) = points(beta).and_then(|b| b.checked_add(margin)).filter(|&b| b < MAX_EVALUATION) {
+            let at = S::evaluation(bound);
+            let r = self.search(pos, ply, at.below(), at, false);
+            if self.stop == Stop::Running && points(r).is_some_and(|p| p >= bound) {
+                cut = Some((beta, Bound::Lower));
+            }
+        }
+        if cut.is_none() && self.stop == Stop::Running {
+            if let Some(bound) = points(alpha).and_then(|a| a.checked_sub(margin)).filter(|&a| a > -MAX_EVALUATION) {
+                let at = S::evaluation(bound);
+                let r = self.search(pos, ply, at, at.above(), false);
+                if self.stop == Stop::Running && points(r).is_some_and(|p| p <= bound) {
+                    cut = Some((alpha, Bound::Upper));
+                }
+            }
+        }
+        self.probing = false;
+        self.limit = limit;
+        // The shallow search's own depth cuts are not this search's.
+        self.cuts = cuts;
+        let (score, bound) = cut?;
+        self.cuts += 1;
+        if let (Some(key), Some(depth), Some(stored)) = (key, self.depth_code(left), score.to_table(ply)) {
+            if let Some(table) = self.table.as_deref_mut() {
+                let mv = match (bound, hint) {
+                    (Bound::Upper, _) => NO_MOVE,
+                    (_, NO_MOVE) => table.probe(key).map_or(NO_MOVE, |hit| hit.mv),
+                    _ => hint,
+                };
+                table.store(key, stored, bound, mv, depth, false, 1);
+            }
+        }
+        Some(score)
+    }
+
     /// True when the oracle answers in the iterations of this search (a
-    /// search to the end, see [`Oracle::in_iterations`]).
+    /// search to the end, see [`Oracle::in_iterations`]), but for a
+    /// probe's shallow search, which looks only at its evaluations.
     #[inline(always)]
     fn oracle_in_iterations(&self) -> bool {
-        self.target == u32::MAX && self.oracle.in_iterations()
+        self.target == u32::MAX && self.oracle.in_iterations() && !self.probing
     }
 
     /// The oracle's score for `pos` at `ply` within `(alpha, beta)`

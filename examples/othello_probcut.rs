@@ -1,0 +1,89 @@
+//! Measures how well a shallow search predicts the exact score of an
+//! Othello position, for the selective (ProbCut) passes of a search to
+//! the end: positions from games of the engine's own play, each solved
+//! exactly and searched to depths 0 to 6 with the evaluation; prints,
+//! for each number of empty squares and each depth, the mean and the
+//! standard deviation of (exact disc difference x 100 - shallow score).
+//!
+//! ```sh
+//! cargo run --release --example othello_probcut -- [--games 200] [--seed 1]
+//! ```
+
+use bestmove::games::othello::{Endgame, Othello};
+use bestmove::search::{engine_with_oracle, fastrand, EngineOptions, Game, Heuristics, Limits, Score, Table};
+
+const MIN_EMPTIES: u32 = 12;
+const MAX_EMPTIES: u32 = 22;
+const DEPTHS: u32 = 7;
+
+fn points(score: Score) -> i64 {
+    score.heuristic().map_or(score.value() * 100, i64::from)
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut games, mut seed) = (200usize, 1u64);
+    while let Some(arg) = args.next() {
+        let value = args.next().and_then(|v| v.parse::<u64>().ok()).expect("a number after each option");
+        match arg.as_str() {
+            "--games" => games = value as usize,
+            "--seed" => seed = value,
+            _ => panic!("usage: othello_probcut [--games N] [--seed S]"),
+        }
+    }
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let oracle = Endgame::new(Endgame::DEFAULT_EMPTIES);
+    let mut table = Table::with_bytes(64 << 20);
+    let search = |table: &mut Table, pos: &Othello, depth: Option<u32>| {
+        let limits = Limits { max_depth: depth, ..Limits::default() };
+        engine_with_oracle(pos, &oracle, limits, table, EngineOptions::default(), &mut |_| {}).expect("not cancelled")
+    };
+    // Sums by (empties, depth): count, sum, sum of squares of the residual.
+    let mut sums = vec![[(0f64, 0f64, 0f64); DEPTHS as usize]; MAX_EMPTIES as usize + 1];
+    for _ in 0..games {
+        let mut pos = Othello::START;
+        while pos.outcome().is_none() && pos.empties() >= MIN_EMPTIES {
+            let empties = pos.empties();
+            if empties <= MAX_EMPTIES && pos.legal_squares() != 0 {
+                let exact = search(&mut table, &pos, None).score.value() * 100;
+                for depth in 0..DEPTHS {
+                    let shallow = if depth == 0 {
+                        i64::from(pos.evaluation())
+                    } else {
+                        points(search(&mut table, &pos, Some(depth)).score)
+                    };
+                    let r = (exact - shallow) as f64;
+                    let s = &mut sums[empties as usize][depth as usize];
+                    *s = (s.0 + 1.0, s.1 + r, s.2 + r * r);
+                }
+            }
+            // Mostly the engine's choice at depth 2, sometimes a random move.
+            let moves: Vec<u8> = pos.moves().collect();
+            let mv = if rng.u32(..100) < 15 {
+                moves[rng.usize(..moves.len())]
+            } else {
+                search(&mut table, &pos, Some(2)).best_move.unwrap_or(moves[0])
+            };
+            pos = pos.play(mv);
+        }
+    }
+    println!("empties depth count mean sigma");
+    for empties in MIN_EMPTIES..=MAX_EMPTIES {
+        for depth in 0..DEPTHS {
+            let (n, s, q) = sums[empties as usize][depth as usize];
+            if n > 1.0 {
+                let mean = s / n;
+                println!("{empties} {depth} {n} {mean:.0} {:.0}", (q / n - mean * mean).sqrt());
+            }
+        }
+    }
+    println!("all {MIN_EMPTIES}-{MAX_EMPTIES} empties: depth count mean sigma");
+    for depth in 0..DEPTHS as usize {
+        let (n, s, q) =
+            sums.iter().fold((0.0, 0.0, 0.0), |a, e| (a.0 + e[depth].0, a.1 + e[depth].1, a.2 + e[depth].2));
+        if n > 1.0 {
+            let mean = s / n;
+            println!("{depth} {n} {mean:.0} {:.0}", (q / n - mean * mean).sqrt());
+        }
+    }
+}
