@@ -178,12 +178,7 @@ impl Table {
         complete: bool,
         work: u64,
     ) {
-        let generation = self.generation;
-        let deeper = self.buckets[self.bucket(key)]
-            .0
-            .iter()
-            .any(|e| e.holds(key) && e.flags >> 3 == generation && e.depth > depth);
-        if !deeper {
+        if self.probe(key).is_none_or(|hit| hit.depth <= depth) {
             self.store(key, score, bound, mv, depth, complete, work);
         }
     }
