@@ -5,8 +5,12 @@
 //! for each number of empty squares and each depth, the mean and the
 //! standard deviation of (exact disc difference x 100 - shallow score).
 //!
+//! With `--midgame`, the same for the selective search of the midgame:
+//! positions of 24 to 50 empty squares, each searched to depths 1 to 10,
+//! and the deviation of each deeper score from each shallower one.
+//!
 //! ```sh
-//! cargo run --release --example othello_probcut -- [--games 200] [--seed 1]
+//! cargo run --release --example othello_probcut -- [--games 200] [--seed 1] [--midgame]
 //! ```
 
 use bestmove::games::othello::{Endgame, Othello};
@@ -22,14 +26,21 @@ fn points(score: Score) -> i64 {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut games, mut seed) = (200usize, 1u64);
+    let (mut games, mut seed, mut midgame) = (200usize, 1u64, false);
     while let Some(arg) = args.next() {
+        if arg == "--midgame" {
+            midgame = true;
+            continue;
+        }
         let value = args.next().and_then(|v| v.parse::<u64>().ok()).expect("a number after each option");
         match arg.as_str() {
             "--games" => games = value as usize,
             "--seed" => seed = value,
-            _ => panic!("usage: othello_probcut [--games N] [--seed S]"),
+            _ => panic!("usage: othello_probcut [--games N] [--seed S] [--midgame]"),
         }
+    }
+    if midgame {
+        return midgame_deviations(games, seed);
     }
     let mut rng = fastrand::Rng::with_seed(seed);
     let oracle = Endgame::new(Endgame::DEFAULT_EMPTIES);
@@ -84,6 +95,59 @@ fn main() {
         if n > 1.0 {
             let mean = s / n;
             println!("{depth} {n} {mean:.0} {:.0}", (q / n - mean * mean).sqrt());
+        }
+    }
+}
+
+/// The deepest midgame search measured.
+const MIDGAME_DEPTH: usize = 10;
+
+/// Prints, for each pair of depths `shallow < deep`, the mean and the
+/// standard deviation of (deep score - shallow score), over positions of
+/// 24 to 50 empty squares from games of the engine's own play.
+fn midgame_deviations(games: usize, seed: u64) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let oracle = Endgame::new(Endgame::DEFAULT_EMPTIES);
+    let mut table = Table::with_bytes(64 << 20);
+    let mut search = |pos: &Othello, depth: u32| {
+        let limits = Limits { max_depth: Some(depth), ..Limits::default() };
+        engine_with_oracle(pos, &oracle, limits, &mut table, EngineOptions::default(), &mut |_| {})
+            .expect("not cancelled")
+    };
+    let mut sums = vec![[(0f64, 0f64, 0f64); MIDGAME_DEPTH + 1]; MIDGAME_DEPTH + 1];
+    for _ in 0..games {
+        let mut pos = Othello::START;
+        while pos.outcome().is_none() && pos.empties() >= 24 {
+            if pos.empties() <= 50 && pos.legal_squares() != 0 && rng.u32(..3) == 0 {
+                let scores: Vec<Option<i64>> =
+                    (1..=MIDGAME_DEPTH as u32).map(|d| search(&pos, d).score.heuristic().map(i64::from)).collect();
+                for deep in 2..=MIDGAME_DEPTH {
+                    for shallow in 1..deep {
+                        if let (Some(a), Some(b)) = (scores[deep - 1], scores[shallow - 1]) {
+                            let r = (a - b) as f64;
+                            let s = &mut sums[shallow][deep];
+                            *s = (s.0 + 1.0, s.1 + r, s.2 + r * r);
+                        }
+                    }
+                }
+            }
+            let moves: Vec<u8> = pos.moves().collect();
+            let mv = if rng.u32(..100) < 15 {
+                moves[rng.usize(..moves.len())]
+            } else {
+                search(&pos, 2).best_move.unwrap_or(moves[0])
+            };
+            pos = pos.play(mv);
+        }
+    }
+    println!("shallow deep count mean sigma");
+    for deep in 2..=MIDGAME_DEPTH {
+        for (shallow, by_deep) in sums.iter().enumerate().take(deep).skip(1) {
+            let (n, s, q) = by_deep[deep];
+            if n > 1.0 {
+                let mean = s / n;
+                println!("{shallow} {deep} {n} {mean:.0} {:.0}", (q / n - mean * mean).sqrt());
+            }
         }
     }
 }

@@ -53,7 +53,7 @@ fn the_engine_scores_every_column_of_every_reference_position_exactly() {
         let root = position(&reference.moves);
         let stones = reference.moves.len() as u32;
         // Scoring first or deepening first, the scores are the same.
-        let options = EngineOptions { score_root_moves: true, deepen_first: i % 2 == 1 };
+        let options = EngineOptions { score_root_moves: true, deepen_first: i % 2 == 1, ..EngineOptions::default() };
         let result = engine(&root, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
         assert!(result.exact, "{}", reference.moves);
         let expected: Vec<(u8, Score)> = reference
@@ -86,21 +86,29 @@ fn a_search_to_the_end_scores_the_columns_before_deepening_unless_asked_to_deepe
         deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(60)),
         ..Limits::default()
     };
-    let first =
-        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: false }, &mut |_| {})
-            .unwrap();
+    let first = engine(
+        &root,
+        limits(),
+        &mut table,
+        EngineOptions { score_root_moves: true, deepen_first: false, ..EngineOptions::default() },
+        &mut |_| {},
+    )
+    .unwrap();
     assert!(first.exact);
     assert_eq!(first.iterations, 0, "scored within the first share of the budget: no deepening");
     assert_eq!(first.depth, 12, "the plies left in the game");
     let (mut iterations, mut settled) = (0, Vec::new());
-    let deepened =
-        engine(&root, limits(), &mut table, EngineOptions { score_root_moves: true, deepen_first: true }, &mut |p| {
-            match p {
-                Progress::Iteration(_) => iterations += 1,
-                Progress::RootMove(m) => settled.push((m.mv, Some(m.score), m.exact)),
-            }
-        })
-        .unwrap();
+    let deepened = engine(
+        &root,
+        limits(),
+        &mut table,
+        EngineOptions { score_root_moves: true, deepen_first: true, ..EngineOptions::default() },
+        &mut |p| match p {
+            Progress::Iteration(_) => iterations += 1,
+            Progress::RootMove(m) => settled.push((m.mv, Some(m.score), m.exact)),
+        },
+    )
+    .unwrap();
     assert!(deepened.iterations >= 1 && iterations == deepened.iterations, "{iterations} reported");
     assert_eq!(deepened.root_moves, first.root_moves);
     // Every column's score was reported as it was settled, as answered.
@@ -505,7 +513,7 @@ fn deepening_first_gives_the_same_scores_and_the_same_line_or_a_part_of_it() {
         let stones = rng.usize(9..=12);
         let Some((moves, root)) = random_position(&mut rng, stones) else { continue };
         let solve = |deepen_first: bool, table: &mut Table| {
-            let options = EngineOptions { score_root_moves: true, deepen_first };
+            let options = EngineOptions { score_root_moves: true, deepen_first, ..EngineOptions::default() };
             engine_with_oracle(&root, &book, Limits::default(), table, options, &mut |_| {}).expect("not cancelled")
         };
         let plain = solve(false, &mut table);

@@ -231,7 +231,8 @@ fn at_a_fixed_depth_the_engine_scores_as_minimax_does_in_the_midgame() {
 fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration_for_every_move() {
     let mut rng = fastrand::Rng::with_seed(37);
     let mut table = Table::with_bytes(16 << 20);
-    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+    // Full-width, so that each iteration is the search to its fixed depth.
+    let options = EngineOptions { score_root_moves: true, full_width: true, ..EngineOptions::default() };
     let mut checked = 0;
     while checked < 6 {
         let empties = 40 + rng.u32(..12);
@@ -263,6 +264,34 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
         assert_eq!(cut.root_moves.iter().find(|m| m.score == best).map(|m| m.mv), cut.best_move, "{moves}");
         checked += 1;
     }
+}
+
+/// Under a budget, the midgame search is selective: a probe four plies
+/// shallower settles a position where its score clears the window by a
+/// margin, so the same budget reaches deeper than a full-width search. A
+/// search to a fixed depth stays full-width (as minimax scores it, above).
+#[test]
+fn under_a_budget_midgame_probes_reach_deeper_than_a_full_width_search() {
+    let mut rng = fastrand::Rng::with_seed(43);
+    let (mut deeper, mut shallower, mut checked) = (0, 0, 0);
+    while checked < 6 {
+        let empties = 36 + rng.u32(..16);
+        let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
+        let limits = Limits { node_budget: Some(300_000), ..Limits::default() };
+        let depth = |full_width: bool| {
+            let mut table = Table::with_bytes(16 << 20);
+            let options = EngineOptions { full_width, ..EngineOptions::default() };
+            let found = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+            assert!(!found.exact, "{moves}");
+            found.depth
+        };
+        let (selective, full) = (depth(false), depth(true));
+        assert!(full >= 6, "{moves}: {full} plies full-width, too few for a probe");
+        deeper += usize::from(selective > full);
+        shallower += usize::from(selective < full);
+        checked += 1;
+    }
+    assert!(deeper >= 4 && shallower == 0, "deeper on {deeper}, shallower on {shallower} of {checked} positions");
 }
 
 /// From 12 empty squares on, a search to the end first runs selective

@@ -299,7 +299,7 @@ proptest! {
         // first or deepens first.
         let expected: Vec<_> = mm.root_moves.iter().map(|m| (m.mv, Some(m.score))).collect();
         for deepen_first in [false, true] {
-            let options = EngineOptions { score_root_moves: true, deepen_first };
+            let options = EngineOptions { score_root_moves: true, deepen_first, ..EngineOptions::default() };
             let all = engine(&game, limits, &mut table, options, &mut |_| {}).unwrap();
             let scores: Vec<_> = all.root_moves.iter().map(|m| (m.mv, m.score)).collect();
             prop_assert_eq!(&scores, &expected);

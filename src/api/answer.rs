@@ -779,7 +779,7 @@ fn engine_answer<G: Solver>(
         None
     };
     let (minimax_report, alphabeta_report) = compared.unzip();
-    let options = EngineOptions { score_root_moves: true, deepen_first: context.watched };
+    let options = EngineOptions { score_root_moves: true, deepen_first: context.watched, ..EngineOptions::default() };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
     let engine_result = run_engine(game, oracle, request, context, table, options, (1, name), cancel, progress)?;

@@ -248,10 +248,25 @@ pub trait Heuristics: Game {
     fn outcome_probe(&self) -> Option<OutcomeProbe> {
         None
     }
+
+    /// The selective search of the midgame (multi-ProbCut): for a position
+    /// with `left` plies still to search in an iteration that stops short
+    /// of the end, a shallower search that predicts the deeper one's
+    /// evaluation within `sigma` points (one standard deviation). Where
+    /// its score clears the window by two standard deviations, the engine
+    /// takes the cut without the deeper look. Only for a search under a
+    /// time or position budget, which trades width for depth; a search to
+    /// a fixed depth stays full-width. The default, `None`, searches every
+    /// iteration full-width.
+    fn midgame_probe(&self, left: u32) -> Option<OutcomeProbe> {
+        let _ = left;
+        None
+    }
 }
 
-/// A prediction of a position's outcome by a shallow search (see
-/// [`Heuristics::outcome_probe`]): the outcome, in points of
+/// A prediction of a position's outcome (or, in the midgame, of a deeper
+/// search's score) by a shallow search (see [`Heuristics::outcome_probe`]
+/// and [`Heuristics::midgame_probe`]): the outcome, in points of
 /// [`Heuristics::evaluation`], lies within `t * sigma` of the shallow
 /// search's score with the probability of `t` standard deviations of a
 /// normal distribution.

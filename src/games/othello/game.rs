@@ -282,7 +282,30 @@ impl Heuristics for Othello {
     fn outcome_probe(&self) -> Option<OutcomeProbe> {
         (self.empties() >= PROBE_EMPTIES).then_some(OutcomeProbe { depth: PROBE_DEPTH, sigma: PROBE_SIGMA, unit: 100 })
     }
+
+    /// With `MIDGAME_PROBE_MIN` plies or more left, but short of the end
+    /// of the game: a search four plies shallower (the same parity, whose
+    /// evaluations lean the same way), with the deviation measured for
+    /// that pair of depths.
+    fn midgame_probe(&self, left: u32) -> Option<OutcomeProbe> {
+        if left < MIDGAME_PROBE_MIN || left >= self.empties() {
+            return None;
+        }
+        let sigma = MIDGAME_SIGMA[(left as usize).min(MIDGAME_SIGMA.len() - 1)];
+        Some(OutcomeProbe { depth: left - MIDGAME_PROBE_SHALLOWER, sigma, unit: 100 })
+    }
 }
+
+/// Midgame probes from this many plies left ...
+const MIDGAME_PROBE_MIN: u32 = 6;
+/// ... look this many plies less deep ...
+const MIDGAME_PROBE_SHALLOWER: u32 = 4;
+/// ... and the deeper search's evaluation lies around theirs with this
+/// standard deviation (in points, 100 to a disc), by plies left: measured
+/// by `examples/othello_probcut.rs --midgame --games 40 --seed 6` over
+/// 363 positions of 24 to 50 empty squares (the last entry for every
+/// deeper search too).
+const MIDGAME_SIGMA: [i32; 11] = [0, 0, 0, 0, 0, 473, 461, 383, 377, 337, 320];
 
 /// Outcome probes (the selective passes before an exact search) from this
 /// many empty squares on: below, the searches are too small to gain.

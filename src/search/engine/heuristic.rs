@@ -92,6 +92,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 }
                 _ => None,
             };
+            self.midgame_selective = target == u32::MAX && !options.full_width && reach.is_none_or(|r| limit < r);
             self.deadline_active = result.iterations > 0;
             self.limit = limit;
             let cuts = self.cuts;

@@ -78,6 +78,11 @@ pub struct EngineOptions {
     /// within a share of the budget, and deepens (which answers only when
     /// the budget runs out) only when that is not enough.
     pub deepen_first: bool,
+    /// Search every iteration full-width, even under a time or position
+    /// budget, where the game's midgame probes would otherwise cut
+    /// ([`super::Heuristics::midgame_probe`]): each iteration's answer is
+    /// then the one a search to that fixed depth gives.
+    pub full_width: bool,
 }
 
 /// One root move, as the engine scored it.
@@ -274,6 +279,10 @@ struct Engine<'a, G: Solver, S, O> {
     selectivity: Option<u32>,
     /// True while a probe's shallow search runs.
     probing: bool,
+    /// True in a heuristic iteration, under a budget, whose lines stop
+    /// short of the end: positions may be cut by midgame probes
+    /// ([`Heuristics::midgame_probe`]).
+    midgame_selective: bool,
 }
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
@@ -337,6 +346,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             scout,
             selectivity: None,
             probing: false,
+            midgame_selective: false,
         }
     }
 
