@@ -291,7 +291,7 @@ impl Heuristics for Othello {
         if left < MIDGAME_PROBE_MIN || left >= self.empties() {
             return None;
         }
-        let sigma = MIDGAME_SIGMA[(left as usize).min(MIDGAME_SIGMA.len() - 1)];
+        let sigma = MIDGAME_SIGMA[((left - MIDGAME_PROBE_MIN) as usize).min(MIDGAME_SIGMA.len() - 1)];
         Some(OutcomeProbe { depth: left - MIDGAME_PROBE_SHALLOWER, sigma, unit: 100 })
     }
 }
@@ -301,11 +301,11 @@ const MIDGAME_PROBE_MIN: u32 = 6;
 /// ... look this many plies less deep ...
 const MIDGAME_PROBE_SHALLOWER: u32 = 4;
 /// ... and the deeper search's evaluation lies around theirs with this
-/// standard deviation (in points, 100 to a disc), by plies left: measured
-/// by `examples/othello_probcut.rs --midgame --games 40 --seed 6` over
-/// 363 positions of 24 to 50 empty squares (the last entry for every
-/// deeper search too).
-const MIDGAME_SIGMA: [i32; 11] = [0, 0, 0, 0, 0, 473, 461, 383, 377, 337, 320];
+/// standard deviation (in points, 100 to a disc), by plies left from
+/// `MIDGAME_PROBE_MIN` on: measured by `examples/othello_probcut.rs
+/// --midgame --games 40 --seed 6` over 363 positions of 24 to 50 empty
+/// squares (the last entry for every deeper search too).
+const MIDGAME_SIGMA: [i32; 5] = [461, 383, 377, 337, 320];
 
 /// Outcome probes (the selective passes before an exact search) from this
 /// many empty squares on: below, the searches are too small to gain.
