@@ -68,13 +68,7 @@ fn main() {
                     *s = (s.0 + 1.0, s.1 + r, s.2 + r * r);
                 }
             }
-            // Mostly the engine's choice at depth 2, sometimes a random move.
-            let moves: Vec<u8> = pos.moves().collect();
-            let mv = if rng.u32(..100) < 15 {
-                moves[rng.usize(..moves.len())]
-            } else {
-                search(&mut table, &pos, Some(2)).best_move.unwrap_or(moves[0])
-            };
+            let mv = next_move(&mut rng, &pos, || search(&mut table, &pos, Some(2)).best_move);
             pos = pos.play(mv);
         }
     }
@@ -96,6 +90,17 @@ fn main() {
             let mean = s / n;
             println!("{depth} {n} {mean:.0} {:.0}", (q / n - mean * mean).sqrt());
         }
+    }
+}
+
+/// The next move of a self-play game: mostly the engine's choice at depth
+/// 2 (`best`, asked only then), sometimes a random move.
+fn next_move(rng: &mut fastrand::Rng, pos: &Othello, best: impl FnOnce() -> Option<u8>) -> u8 {
+    let moves: Vec<u8> = pos.moves().collect();
+    if rng.u32(..100) < 15 {
+        moves[rng.usize(..moves.len())]
+    } else {
+        best().unwrap_or(moves[0])
     }
 }
 
@@ -131,12 +136,7 @@ fn midgame_deviations(games: usize, seed: u64) {
                     }
                 }
             }
-            let moves: Vec<u8> = pos.moves().collect();
-            let mv = if rng.u32(..100) < 15 {
-                moves[rng.usize(..moves.len())]
-            } else {
-                search(&pos, 2).best_move.unwrap_or(moves[0])
-            };
+            let mv = next_move(&mut rng, &pos, || search(&pos, 2).best_move);
             pos = pos.play(mv);
         }
     }
