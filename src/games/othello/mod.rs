@@ -61,6 +61,8 @@
 //! uses; `endgame` an exact solver for the last few empty squares, handed
 //! to the engine as an oracle ([`Endgame`]); `input` caller input.
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod endgame;
 mod evaluation;
 mod game;

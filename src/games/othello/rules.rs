@@ -10,7 +10,7 @@
 
 /// Every square but those of columns a and h: where a run of discs that
 /// moves sideways may pass through.
-const INNER_COLUMNS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
+pub(super) const INNER_COLUMNS: u64 = 0x7e7e_7e7e_7e7e_7e7e;
 
 /// The moves of `me` against `op` in one pair of opposite directions
 /// (`+shift` and `-shift`), `jumpable` the opponent discs a run may cross:
