@@ -277,31 +277,53 @@ const DIAGONALS: [u64; 30] = {
     lines
 };
 
+/// The squares from which `k` steps of `(dc, dr)` (columns, rows) leave
+/// the board.
+const fn beyond(dc: i32, dr: i32, k: i32) -> u64 {
+    let mut squares = 0u64;
+    let mut square = 0;
+    while square < 64 {
+        let (c, r) = (square % 8 + k * dc, square / 8 + k * dr);
+        if c < 0 || c > 7 || r < 0 || r > 7 {
+            squares |= 1 << square;
+        }
+        square += 1;
+    }
+    squares
+}
+
+/// For each square of `filled`, whether every square from it to the edge
+/// in the direction of `step` (a shift of the board, `+9` south-east, `-7`
+/// north-east, ...) is filled: runs of one, two, then four steps joined,
+/// `ends` the squares from which one, two and four steps leave the board.
+#[inline(always)]
+fn filled_to_edge(filled: u64, step: i32, ends: [u64; 3]) -> u64 {
+    let toward = |x: u64, k: i32| if step > 0 { x >> (k * step) } else { x << (-k * step) };
+    let mut run = filled;
+    run &= toward(run, 1) | ends[0];
+    run &= toward(run, 2) | ends[1];
+    run &= toward(run, 4) | ends[2];
+    run
+}
+
 /// The squares of `filled` whose line in each direction is full: no move
 /// can ever be made on it. (Horizontal, vertical, south-east, south-west.)
 #[inline(always)]
 fn full_lines(filled: u64) -> [u64; 4] {
-    let mut horizontal = 0;
-    for row in 0..8 {
-        if filled >> (8 * row) & 0xff == 0xff {
-            horizontal |= 0xff << (8 * row);
-        }
-    }
+    let mut horizontal = filled & (filled >> 1);
+    horizontal &= horizontal >> 2;
+    horizontal &= horizontal >> 4;
+    let horizontal = (horizontal & COLUMN_A).wrapping_mul(0xff);
     let mut vertical = filled & (filled >> 8);
     vertical &= vertical >> 16;
     vertical &= vertical >> 32;
     let vertical = (vertical & 0xff).wrapping_mul(0x0101_0101_0101_0101);
-    let (mut south_east, mut south_west) = (0, 0);
-    for line in &DIAGONALS[..15] {
-        if filled & line == *line {
-            south_east |= line;
-        }
-    }
-    for line in &DIAGONALS[15..] {
-        if filled & line == *line {
-            south_west |= line;
-        }
-    }
+    const SOUTH_EAST: [u64; 3] = [beyond(1, 1, 1), beyond(1, 1, 2), beyond(1, 1, 4)];
+    const NORTH_WEST: [u64; 3] = [beyond(-1, -1, 1), beyond(-1, -1, 2), beyond(-1, -1, 4)];
+    const SOUTH_WEST: [u64; 3] = [beyond(-1, 1, 1), beyond(-1, 1, 2), beyond(-1, 1, 4)];
+    const NORTH_EAST: [u64; 3] = [beyond(1, -1, 1), beyond(1, -1, 2), beyond(1, -1, 4)];
+    let south_east = filled_to_edge(filled, 9, SOUTH_EAST) & filled_to_edge(filled, -9, NORTH_WEST);
+    let south_west = filled_to_edge(filled, 7, SOUTH_WEST) & filled_to_edge(filled, -7, NORTH_EAST);
     [horizontal, vertical, south_east, south_west]
 }
 
@@ -478,6 +500,27 @@ mod tests {
         }
         // Corners and full lines make many discs stable late in a game.
         assert!(found > 1000, "{found}");
+    }
+
+    #[test]
+    fn full_lines_are_the_lines_with_every_square_filled() {
+        let mut rng = fastrand::Rng::with_seed(31);
+        for _ in 0..20_000 {
+            let filled = rng.u64(..) | rng.u64(..) | rng.u64(..) | rng.u64(..);
+            let (mut rows, mut columns, mut south_east, mut south_west) = (0, 0, 0, 0);
+            for i in 0..8 {
+                let (row, column) = (0xffu64 << (8 * i), COLUMN_A << i);
+                rows |= if filled & row == row { row } else { 0 };
+                columns |= if filled & column == column { column } else { 0 };
+            }
+            for line in &DIAGONALS[..15] {
+                south_east |= if filled & line == *line { *line } else { 0 };
+            }
+            for line in &DIAGONALS[15..] {
+                south_west |= if filled & line == *line { *line } else { 0 };
+            }
+            assert_eq!(full_lines(filled), [rows, columns, south_east, south_west], "{filled:#x}");
+        }
     }
 
     #[test]
