@@ -14,7 +14,8 @@
 //! M` sizes the transposition table (default 256); `--every-move` scores
 //! every root move, not only the best; `--iterations` prints each
 //! iteration of the deepening to stderr, and the positions the endgame
-//! solver visited.
+//! solver visited; `--portable` runs the solver's portable build even
+//! where the processor has AVX2.
 //!
 //! Prints one line per position (number, empties, best move, score,
 //! expected score, positions searched, time) and a total; exits with
@@ -66,6 +67,7 @@ struct Options {
     table_mb: usize,
     every_move: bool,
     iterations: bool,
+    portable: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -77,6 +79,7 @@ fn parse_args() -> Result<Options, String> {
         table_mb: 256,
         every_move: false,
         iterations: false,
+        portable: false,
     };
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -91,13 +94,14 @@ fn parse_args() -> Result<Options, String> {
             "--table-mb" => options.table_mb = value("--table-mb")?.parse().map_err(|_| "bad --table-mb")?,
             "--every-move" => options.every_move = true,
             "--iterations" => options.iterations = true,
+            "--portable" => options.portable = true,
             path if options.path.is_empty() && !path.starts_with("--") => options.path = path.to_string(),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if options.path.is_empty() {
         return Err(
-            "usage: othello_ffo FILE.obf [--positions A-B] [--oracle N] [--table-mb M] [--every-move] [--iterations]"
+            "usage: othello_ffo FILE.obf [--positions A-B] [--oracle N] [--table-mb M] [--every-move] [--iterations] [--portable]"
                 .into(),
         );
     }
@@ -121,7 +125,7 @@ fn main() -> ExitCode {
     };
     let mut table = Table::with_bytes(options.table_mb << 20);
     table.prefault();
-    let oracle = Endgame::new(options.oracle);
+    let oracle = if options.portable { Endgame::portable(options.oracle) } else { Endgame::new(options.oracle) };
     let engine_options = EngineOptions { score_root_moves: options.every_move, ..EngineOptions::default() };
     let (mut total_nodes, mut total_time, mut wrong, mut solved) = (0u64, Duration::ZERO, 0, 0);
     println!(

@@ -202,7 +202,7 @@ impl Endgame {
     }
 
     /// True when the search runs the build for this processor's AVX2 (see
-    /// [`Endgame::search`]).
+    /// the module docs).
     pub fn uses_avx2(&self) -> bool {
         self.avx2
     }
