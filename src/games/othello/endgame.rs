@@ -22,7 +22,7 @@
 use std::cell::{Cell, OnceCell};
 
 use super::game::Othello;
-use super::rules::stable_discs;
+use super::rules::{stable_discs, ADJACENT};
 use crate::search::{Oracle, Score};
 
 /// The four quadrants of the board.
@@ -91,7 +91,7 @@ fn rebase(score: Packed, by: u32) -> Packed {
     if score == INFINITY || score == -INFINITY {
         return score;
     }
-    let value = (score + (1 << (PLY_BITS - 1))) >> PLY_BITS;
+    let (value, _) = unpack(score);
     score + value.signum() * i64::from(by as i32)
 }
 
@@ -124,7 +124,7 @@ fn avx2_available() -> bool {
 }
 
 /// The squares next to a corner (C and X squares).
-const NEXT_TO_CORNERS: u64 = 0x4281_0000_0000_8142 | 0x0042_0000_0000_4200;
+const NEXT_TO_CORNERS: u64 = ADJACENT[0] | ADJACENT[7] | ADJACENT[56] | ADJACENT[63];
 
 /// The corners: a1, h1, a8, h8.
 const CORNERS: u64 = 1 | 1 << 7 | 1 << 56 | 1 << 63;
