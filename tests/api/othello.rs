@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tower::ServiceExt;
 
 use bestmove::config::Config;
-use bestmove::games::othello::{move_name, Position};
+use bestmove::games::othello::{move_name, parse_square, Position};
 use bestmove::search::{alpha_beta, Game, Limits};
 
 use crate::helpers::{events, post_best_move, streaming, untimed};
@@ -324,4 +324,59 @@ async fn an_othello_stream_reports_its_iterations_then_exactly_the_plain_answer(
         .unwrap();
     let plain: Value = serde_json::from_slice(&plain.into_body().collect().await.unwrap().to_bytes()).unwrap();
     assert_eq!(untimed(last.1.clone()), untimed(plain));
+}
+
+/// A position `empties` squares from the end of a random game of `seed`
+/// (passes played as they come), or `None` if that game ended before.
+fn random_position(seed: u64, empties: u32) -> Option<Position> {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut position = Position::START;
+    while position.empties() > empties {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        position = position.play(moves[rng.usize(..moves.len())]).unwrap();
+    }
+    (!position.legal_moves().is_empty()).then_some(position)
+}
+
+/// Plays `line` (square names and passes) from `position`: every move must
+/// be legal; gives the position reached.
+fn replay(position: &Position, line: &Value) -> Position {
+    let mut at = *position;
+    for name in line.as_array().unwrap() {
+        let name = name.as_str().unwrap();
+        let mv = if name == "pass" { bestmove::games::othello::PASS } else { parse_square(name).unwrap() };
+        at = at.play(mv).unwrap_or_else(|| panic!("{name} is not legal in {at:?}"));
+    }
+    at
+}
+
+#[tokio::test]
+async fn an_exact_answer_gives_the_line_of_best_play_to_the_end_of_the_game() {
+    // The eight-empty endgame of the docs, and positions of 10 to 16 empty
+    // squares from random games, where the endgame solver settles the
+    // last plies of every line.
+    let mut positions = vec![Position::from_notation(ENDGAME).unwrap()];
+    positions.extend((0..24).filter_map(|seed| random_position(seed, 10 + (seed % 4) as u32 * 2)).take(8));
+    assert!(positions.len() >= 6);
+    for position in positions {
+        let board: String = position.rows().concat();
+        let side = if position.to_move() == bestmove::games::tictactoe::Player::X { "X" } else { "O" };
+        let a = answer(
+            json!({"game": "othello", "board": board, "to_move": side, "time_ms": 120000, "compare": false, "seed": 1}),
+        )
+        .await;
+        assert_eq!(a["exact"], true, "{a}");
+        let line = &a["principal_variation"];
+        assert_eq!(line[0], a["best_move"], "{a}");
+        let end = replay(&position, line);
+        assert!(end.final_score().is_some(), "the line stops before the end of the game: {a}");
+        let black = end.final_score().unwrap();
+        let mover = if side == "X" { black } else { -black };
+        assert_eq!(json!(mover), a["score"], "the line ends in another score: {a}");
+        assert_eq!(json!(line.as_array().unwrap().len()), a["plies_to_end"], "{a}");
+        assert_eq!(a["engine"]["principal_variation"], *line);
+    }
 }

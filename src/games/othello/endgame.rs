@@ -345,7 +345,9 @@ macro_rules! solver_search {
         if let Some(slot) = slot {
             let entry = slot.get();
             if entry.me == me && entry.op == op {
-                let (lower, upper) = (rebase(entry.lower, ply), rebase(entry.upper, ply));
+                // Stored relative to the position: seen from the root, `ply`
+                // plies before it.
+                let (lower, upper) = (rebase(entry.lower, ply.wrapping_neg()), rebase(entry.upper, ply.wrapping_neg()));
                 if lower >= beta {
                     return lower;
                 }
@@ -399,7 +401,8 @@ macro_rules! solver_search {
             if entry.me != me || entry.op != op {
                 entry = Slot { me, op, lower: -INFINITY, upper: INFINITY };
             }
-            let stored = rebase(best, ply.wrapping_neg());
+            // Relative to the position, `ply` plies on from the root.
+            let stored = rebase(best, ply);
             if best <= alpha_narrow {
                 entry.upper = stored;
             } else if best >= beta_narrow {
@@ -642,6 +645,29 @@ mod tests {
             let window = (Score::new(0, 30), Score::new(1, 30));
             assert_eq!(fast.solved_within(&p, window.0, window.1), portable.solved_within(&p, window.0, window.1));
             assert_eq!(fast.nodes(), portable.nodes(), "{p:?}");
+            checked += 1;
+        }
+    }
+
+    #[test]
+    fn a_solver_that_met_a_position_at_another_ply_keeps_its_plies() {
+        // The table's entries are read at other plies than they were
+        // written at: each position's children are solved first (each at
+        // ply 0), then the position itself, which meets them at ply 1, then
+        // the children again, which meet the entries the position wrote.
+        let mut rng = fastrand::Rng::with_seed(29);
+        let solver = Endgame::new(9);
+        let mut checked = 0;
+        while checked < 12 {
+            let Some(p) = random_endgame(&mut rng, TABLE_EMPTIES + 2) else { continue };
+            let children: Vec<Othello> = p.moves().map(|mv| p.play(mv)).collect();
+            for round in 0..2 {
+                for position in children.iter().chain(std::iter::once(&p)) {
+                    let reference = minimax(position, Limits::default()).expect("not cancelled").score;
+                    let (value, plies) = solver.solve(position).expect("few empties");
+                    assert_eq!(Score::new(value, plies), reference, "round {round}, {position:?}");
+                }
+            }
             checked += 1;
         }
     }
