@@ -31,6 +31,10 @@ pub struct Context<'a> {
     /// Plain minimax and alpha-beta search Connect Four to the deepest
     /// depth whose plain minimax search visits at most this many positions.
     pub compare_max_nodes: u64,
+    /// The request's own deadline (`REQUEST_TIMEOUT_MS` from its start),
+    /// if it has one: every search stops by then, less
+    /// [`ANSWER_RESERVE`], whatever the request's `time_ms`.
+    pub deadline: Option<Instant>,
     /// True when the client watches the search's progress (an event
     /// stream): the engine then deepens first, which is what reports it.
     pub watched: bool,
@@ -446,27 +450,33 @@ fn budget(request: &SearchRequest, context: &Context<'_>) -> Duration {
     Duration::from_millis(request.time_ms.unwrap_or(DEFAULT_TIME_MS).min(context.max_search_ms))
 }
 
-/// Runs the engine with a deadline from the request's budget, reporting its
-/// iterations through `progress` in the answer's units.
+/// When the searches of an answer begun at `started` must stop: its time
+/// budget after `started`, and never later than the request's own deadline
+/// less what the answer keeps back for itself.
+fn deadline(request: &SearchRequest, context: &Context<'_>, started: Instant) -> Instant {
+    let own = started + budget(request, context);
+    match context.deadline {
+        Some(last) => own.min(last.checked_sub(ANSWER_RESERVE).unwrap_or(last)).max(started),
+        None => own,
+    }
+}
+
+/// Runs the engine until `deadline`, reporting its iterations through
+/// `progress` in the answer's units.
 #[allow(clippy::too_many_arguments)]
 fn run_engine<G: Solver>(
     game: &G,
     oracle: &impl Oracle<G>,
     request: &SearchRequest,
-    context: &Context<'_>,
+    deadline: Instant,
     table: &mut Table,
     options: EngineOptions,
     (sign, name): (i64, Naming),
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<EngineResult<G::Move>, Cancelled> {
-    let started = Instant::now();
-    let limits = Limits {
-        max_depth: request.max_depth,
-        cancel: Some(cancel),
-        deadline: Some(started + budget(request, context)),
-        ..Limits::default()
-    };
+    let limits =
+        Limits { max_depth: request.max_depth, cancel: Some(cancel), deadline: Some(deadline), ..Limits::default() };
     engine_with_oracle(game, oracle, limits, table, options, &mut |p: &Progress<'_, G::Move>| {
         progress(&match p {
             Progress::Iteration(p) => ProgressReport::Iteration(IterationReport {
@@ -508,12 +518,14 @@ fn search_all<G: Solver>(
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Searched<G::Move>, Cancelled> {
+    let started = Instant::now();
     let limits = Limits { max_depth: request.max_depth, cancel: Some(cancel), ..Limits::default() };
     let minimax = minimax(game, limits)?;
     let (alphabeta, engine) = if compares(request, context) {
         let alphabeta = alpha_beta(game, limits)?;
         let options = EngineOptions::default();
-        let engine = run_engine(game, &NoOracle, request, context, table, options, (sign, index), cancel, progress)?;
+        let deadline = deadline(request, context, started);
+        let engine = run_engine(game, &NoOracle, request, deadline, table, options, (sign, index), cancel, progress)?;
         (Some(alphabeta), Some(engine))
     } else {
         (None, None)
@@ -704,35 +716,83 @@ fn common<M: Copy + PartialEq + Into<u64>>(
     }
 }
 
-/// Plain minimax to the deepest depth whose search visits at most `budget`
-/// positions (and at least one ply, at most `max_depth`), and that depth.
-fn compare_depth<G: Heuristics>(
+/// The share of a request's time budget that plain minimax and alpha-beta
+/// may take when they only compare (`1 / COMPARE_SHARE`): no deeper
+/// comparison starts past it, and one under way gives up at it. The engine
+/// has what is left, so the whole answer fits the budget.
+const COMPARE_SHARE: u32 = 4;
+
+/// What a request's deadline keeps back for the answer itself (its line,
+/// its JSON) once the searches stop: a search that got its slot late still
+/// answers before `REQUEST_TIMEOUT_MS`.
+pub const ANSWER_RESERVE: Duration = Duration::from_millis(100);
+
+/// Plain minimax and alpha-beta side by side, at the deepest depth both
+/// finished within the comparison's budget, and all the time each took.
+struct Compared<M> {
+    minimax: SearchResult<M>,
+    alphabeta: SearchResult<M>,
+    depth: u32,
+    /// The time of every iteration of each, the one abandoned included.
+    minimax_time: Duration,
+    alphabeta_time: Duration,
+}
+
+/// Plain minimax and alpha-beta, one depth after the other from 1, to the
+/// deepest depth whose plain minimax search visits at most `max_nodes`
+/// positions and at which both finish by `deadline` (depth 1 always runs,
+/// at most `max_depth`); a game searched to its end stops there.
+fn compare<G: Heuristics>(
     game: &G,
-    budget: u64,
+    max_nodes: u64,
     max_depth: Option<u32>,
     cancel: &AtomicBool,
-) -> Result<(SearchResult<G::Move>, u32), Cancelled> {
-    let mut deepest: Option<(SearchResult<G::Move>, u32)> = None;
-    // A finished game is searched to depth 1, which returns at once.
-    let deepest_asked = (game.max_plies_hint().max(1) as u32).min(max_depth.unwrap_or(u32::MAX));
-    for depth in 1..=deepest_asked {
-        let limits =
-            Limits { max_depth: Some(depth), cancel: Some(cancel), max_nodes: Some(budget), ..Limits::default() };
-        match minimax(game, limits) {
-            Ok(result) if result.nodes <= budget || deepest.is_none() => {
-                let exact = result.exact;
-                deepest = Some((result, depth));
+    deadline: Instant,
+) -> Result<Compared<G::Move>, Cancelled> {
+    let mut deepest: Option<Compared<G::Move>> = None;
+    let (mut minimax_time, mut alphabeta_time) = (Duration::ZERO, Duration::ZERO);
+    // A finished game is searched to depth 1, which returns at once. Lines
+    // may hold passes: the depth grows until a search reaches every end.
+    for depth in 1..=max_depth.unwrap_or(u32::MAX) {
+        let first = depth == 1;
+        if !first && Instant::now() >= deadline {
+            break;
+        }
+        let limits = Limits {
+            max_depth: Some(depth),
+            cancel: Some(cancel),
+            max_nodes: (!first).then_some(max_nodes),
+            deadline: (!first).then_some(deadline),
+            ..Limits::default()
+        };
+        let timed = |search: fn(&G, Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled>, spent: &mut Duration| {
+            let started = Instant::now();
+            let result = search(game, limits);
+            *spent += started.elapsed();
+            result
+        };
+        let plain = timed(minimax::<G>, &mut minimax_time);
+        let pruned = match plain {
+            Ok(_) => timed(alpha_beta::<G>, &mut alphabeta_time),
+            Err(cancelled) => Err(cancelled),
+        };
+        match plain.and_then(|plain| pruned.map(|pruned| (plain, pruned))) {
+            Ok((minimax, alphabeta)) => {
+                let exact = minimax.exact;
+                deepest = Some(Compared { minimax, alphabeta, depth, minimax_time, alphabeta_time });
                 if exact {
                     break;
                 }
             }
-            Ok(_) => break,
             Err(Cancelled) if cancel.load(std::sync::atomic::Ordering::Relaxed) => return Err(Cancelled),
-            // Over the node budget: the depth before is the deepest.
+            // Over the node budget or past the deadline: the depth before
+            // is the deepest.
             Err(Cancelled) => break,
         }
     }
-    deepest.ok_or(Cancelled)
+    let mut compared = deepest.ok_or(Cancelled)?;
+    (compared.minimax_time, compared.alphabeta_time) = (minimax_time, alphabeta_time);
+    Ok(compared)
 }
 
 /// How the answer of a game the engine answers (Connect Four, Othello)
@@ -770,11 +830,16 @@ fn engine_answer<G: Solver>(
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<Answered<G::Move>, Cancelled> {
     let name = rules.name;
+    let started = Instant::now();
+    let deadline = deadline(request, context, started);
     let compared = if compares(request, context) {
-        let (minimax_result, depth) = compare_depth(game, context.compare_max_nodes, request.max_depth, cancel)?;
-        let limits = Limits { max_depth: Some(depth), cancel: Some(cancel), ..Limits::default() };
-        let alphabeta_result = alpha_beta(game, limits)?;
-        Some((report(&minimax_result, 1, Some(depth), name), report(&alphabeta_result, 1, Some(depth), name)))
+        let share = started + budget(request, context) / COMPARE_SHARE;
+        let c = compare(game, context.compare_max_nodes, request.max_depth, cancel, share.min(deadline))?;
+        let mut minimax = report(&c.minimax, 1, Some(c.depth), name);
+        let mut alphabeta = report(&c.alphabeta, 1, Some(c.depth), name);
+        minimax.elapsed_us = c.minimax_time.as_micros() as u64;
+        alphabeta.elapsed_us = c.alphabeta_time.as_micros() as u64;
+        Some((minimax, alphabeta))
     } else {
         None
     };
@@ -782,7 +847,7 @@ fn engine_answer<G: Solver>(
     let options = EngineOptions { score_root_moves: true, deepen_first: context.watched, ..EngineOptions::default() };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
-    let engine_result = run_engine(game, oracle, request, context, table, options, (1, name), cancel, progress)?;
+    let engine_result = run_engine(game, oracle, request, deadline, table, options, (1, name), cancel, progress)?;
     drop(pooled);
 
     let mut rng = fastrand::Rng::with_seed(request.seed);

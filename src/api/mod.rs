@@ -139,9 +139,11 @@ impl AppState {
         self.ready.store(false, Ordering::SeqCst);
     }
 
-    /// What the searches need from the service beyond the request.
-    fn context(&self) -> answer::Context<'_> {
+    /// What the searches need from the service beyond the request, for a
+    /// request that must be answered by `deadline`.
+    fn context(&self, deadline: Option<tokio::time::Instant>) -> answer::Context<'_> {
         answer::Context {
+            deadline: deadline.map(tokio::time::Instant::into_std),
             book: self.book.as_ref(),
             tables: &self.tables,
             max_search_ms: self.config.max_search_ms,
@@ -417,7 +419,7 @@ async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Resu
         let search_request = SearchRequest::parse(&body.bytes, state.tree_limits, state.config.max_moves_limit)?;
         if search_request.work_estimate() <= state.config.inline_max_nodes {
             // Cheaper to search right here than to hand it to another thread.
-            return search(&state, &search_request, &AtomicBool::new(false));
+            return search(&state, &search_request, &AtomicBool::new(false), deadline);
         }
         return run_blocking(&state, Ready::Parsed(search_request), deadline).await;
     }
@@ -538,7 +540,7 @@ async fn run_blocking(
         let _permit = permit;
         let _admission = admission;
         worker.metrics.searches_in_flight.inc();
-        let result = ready.into_request(&worker).and_then(|request| search(&worker, &request, &flag));
+        let result = ready.into_request(&worker).and_then(|request| search(&worker, &request, &flag, deadline));
         worker.metrics.searches_in_flight.dec();
         result
     });
@@ -605,9 +607,15 @@ fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     }
 }
 
-/// The three searches, counted in the metrics, serialized to a JSON response.
-fn search(state: &AppState, request: &SearchRequest, cancel: &AtomicBool) -> Result<Response, ApiError> {
-    let answer = answer::answer(request, &state.context(), cancel, &mut |_| {})
+/// The three searches, counted in the metrics, serialized to a JSON response;
+/// every search stops in time for the answer to be sent by `deadline`.
+fn search(
+    state: &AppState,
+    request: &SearchRequest,
+    cancel: &AtomicBool,
+    deadline: tokio::time::Instant,
+) -> Result<Response, ApiError> {
+    let answer = answer::answer(request, &state.context(Some(deadline)), cancel, &mut |_| {})
         .map_err(|_| ApiError::Timeout { limit_ms: state.config.request_timeout_ms })?;
     count_nodes(state, &answer);
     // A board answer is about 1 KB: start there rather than grow by copies.

@@ -129,7 +129,7 @@ pub(super) async fn run(
             return;
         }
         worker.metrics.searches_in_flight.inc();
-        let context = answer::Context { watched: true, ..worker.context() };
+        let context = answer::Context { watched: true, ..worker.context(Some(deadline)) };
         let result = answer::answer(&request, &context, &flag, &mut |progress| {
             // The final iteration's news comes with the answer itself, and a
             // search done within a few milliseconds is not worth watching.

@@ -488,8 +488,9 @@ pub struct Limits<'a> {
     /// position with moves once some sixteen thousand nodes have passed since
     /// the last look, so an abandoned search stops within microseconds.
     pub cancel: Option<&'a AtomicBool>,
-    /// The engine stops deepening at this time and answers with what it has
-    /// (the other searches ignore it).
+    /// The engine stops deepening at this time and answers with what it has;
+    /// [`minimax`] and [`alpha_beta`] give up at it (as if cancelled),
+    /// looking at the clock as often as at the cancel flag.
     pub deadline: Option<Instant>,
     /// The searches give up (as if cancelled) after about this many positions.
     pub max_nodes: Option<u64>,
@@ -577,6 +578,7 @@ struct Searcher<'a, M> {
     /// The depth limit: the ply at which lines are cut.
     depth: usize,
     cancel: Option<&'a AtomicBool>,
+    deadline: Option<Instant>,
     max_nodes: u64,
     lines: Lines<M>,
     root_moves: Vec<RootMove<M>>,
@@ -594,6 +596,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
             cancelled: false,
             depth,
             cancel: limits.cancel,
+            deadline: limits.deadline,
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             // Any legal move fills the line buffer up front; a finished root
             // writes no line.
@@ -637,7 +640,9 @@ impl<'a, M: Copy> Searcher<'a, M> {
     #[cold]
     fn poll(&mut self) -> bool {
         if !self.cancelled
-            && (self.nodes > self.max_nodes || self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed)))
+            && (self.nodes > self.max_nodes
+                || self.cancel.is_some_and(|flag| flag.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|deadline| Instant::now() >= deadline))
         {
             self.cancelled = true;
         }

@@ -173,3 +173,24 @@ async fn the_metrics_count_only_the_searches_that_ran() {
     assert!(!nodes.iter().any(|l| l.contains("algorithm=\"minimax\"")), "{text}");
     assert!(!nodes.iter().any(|l| l.contains("algorithm=\"alphabeta\"")), "{text}");
 }
+
+#[tokio::test]
+async fn the_comparison_shares_the_time_budget_so_the_whole_answer_fits_it() {
+    // An Othello midgame, where plain minimax could search for a second
+    // before the engine began: at `time_ms` 1 the comparison stops at once
+    // (its first depth always runs), and every search's time, the
+    // comparison's every iteration included, adds up to the budget and a
+    // margin of milliseconds.
+    let body = json!({"game": "othello", "moves": "f5d6c3d3c4f4f6f3e6e7", "time_ms": 1, "seed": 1});
+    for _ in 0..3 {
+        let a = answer(&body).await;
+        let spent: u64 = ["minimax", "alphabeta", "engine"].iter().map(|s| a[s]["elapsed_us"].as_u64().unwrap()).sum();
+        assert!(spent <= 100_000, "{spent} µs for a 1 ms budget: {a}");
+        assert_eq!(a["minimax"]["depth"], a["alphabeta"]["depth"], "{a}");
+        assert!(a["minimax"]["depth"].as_u64().unwrap() >= 1, "{a}");
+    }
+    // A level's depth no longer buys a full comparison beyond the budget.
+    let level = answer(&json!({"game": "othello", "moves": "f5d6c3d3c4f4f6f3e6e7", "level": 8, "time_ms": 40})).await;
+    let spent: u64 = ["minimax", "alphabeta", "engine"].iter().map(|s| level[s]["elapsed_us"].as_u64().unwrap()).sum();
+    assert!(spent <= 140_000, "{spent} µs for a 40 ms budget: {level}");
+}

@@ -300,3 +300,34 @@ async fn a_client_that_hangs_up_on_a_plain_request_stops_its_search_and_frees_th
     assert!(client.await.unwrap_err().is_cancelled());
     assert!(in_flight(0).await, "the search still runs after its client left");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_that_waited_for_its_slot_still_answers_within_the_request_timeout() {
+    // One search slot, two requests whose budget is longer than the
+    // request timeout: the first searches until its own deadline allows,
+    // the second waits for the slot and then searches only what is left of
+    // its timeout. Both answer; neither runs out into a 503.
+    let config =
+        Config { max_concurrent_searches: Some(1), request_timeout_ms: 2000, max_search_ms: 3000, ..Config::default() };
+    let app = bestmove::api::app(config);
+    let body = json!({"game": "othello", "moves": "f5d6c3d3c4f4f6f3e6e7", "time_ms": 3000, "compare": false});
+    let ask = || {
+        let app = app.clone();
+        let request = Request::post("/best-move")
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        async move {
+            let response = app.oneshot(request).await.unwrap();
+            let status = response.status();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (status, String::from_utf8_lossy(&body).into_owned())
+        }
+    };
+    let (first, second) = tokio::join!(ask(), ask());
+    for (status, text) in [first, second] {
+        assert_eq!(status, StatusCode::OK, "{text}");
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert!(answer["engine"]["depth"].as_u64().unwrap() >= 1, "{answer}");
+    }
+}

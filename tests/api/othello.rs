@@ -10,6 +10,7 @@ use tower::ServiceExt;
 
 use bestmove::config::Config;
 use bestmove::games::othello::{move_name, parse_square, Position};
+use bestmove::games::tictactoe::Player;
 use bestmove::search::{alpha_beta, Game, Limits};
 
 use crate::helpers::{events, post_best_move, streaming, untimed};
@@ -363,7 +364,7 @@ async fn an_exact_answer_gives_the_line_of_best_play_to_the_end_of_the_game() {
     assert!(positions.len() >= 6);
     for position in positions {
         let board: String = position.rows().concat();
-        let side = if position.to_move() == bestmove::games::tictactoe::Player::X { "X" } else { "O" };
+        let side = if position.to_move() == Player::X { "X" } else { "O" };
         let a = answer(
             json!({"game": "othello", "board": board, "to_move": side, "time_ms": 120000, "compare": false, "seed": 1}),
         )
@@ -379,4 +380,75 @@ async fn an_exact_answer_gives_the_line_of_best_play_to_the_end_of_the_game() {
         assert_eq!(json!(line.as_array().unwrap().len()), a["plies_to_end"], "{a}");
         assert_eq!(a["engine"]["principal_variation"], *line);
     }
+}
+
+/// What an Othello score entry (an answer's, or a move's) claims, checked
+/// against the exact score: a proven score is it; an outcome forced within
+/// the depth searched (not exact, no evaluation, not 0) is a win or loss by
+/// at least as much; an estimate (an evaluation, score 0) claims nothing.
+fn check_claim(entry: &Value, exact: i64, context: &Value) {
+    let score = entry["score"].as_i64().unwrap();
+    if entry["exact"] == true {
+        assert_eq!(score, exact, "a proven score is wrong: {entry} in {context}");
+        assert!(entry["evaluation"].is_null(), "{entry}");
+    } else if entry["evaluation"].is_null() {
+        assert!(score != 0, "neither exact nor an estimate: {entry}");
+        let holds = if score > 0 { exact >= score } else { exact <= score };
+        assert!(holds, "a forced result that is not (exact {exact}): {entry} in {context}");
+    } else {
+        assert_eq!(score, 0, "an estimate reads as a score: {entry}");
+        assert!(entry["plies_to_end"].is_null(), "an estimate has no end: {entry}");
+    }
+}
+
+#[tokio::test]
+async fn a_budget_cut_answer_claims_no_more_than_the_exact_solve_proves() {
+    // The position the contract's review found (f7 read as a forced +12,
+    // 6 in fact), and positions of 16 to 18 empty squares from random
+    // games, each asked with a budget that stops the search short of the
+    // end, then solved exactly.
+    let mut cases = vec![(
+        Position::from_board("----OX-XXXXXXXXX-XXXOOXO-XXOXXXOXOXOOXXOXXXX-OX-XXX-O-O-X--O-X--", Some(Player::O))
+            .unwrap(),
+        150,
+    )];
+    cases.extend((100..140).filter_map(|seed| random_position(seed, 16 + (seed % 3) as u32)).take(10).map(|p| (p, 20)));
+    let (mut forced, mut estimates) = (0, 0);
+    for (position, time_ms) in cases {
+        let board: String = position.rows().concat();
+        let side = if position.to_move() == Player::X { "X" } else { "O" };
+        let ask = |time_ms: u64| json!({"game": "othello", "board": board, "to_move": side, "time_ms": time_ms, "compare": false, "seed": 1});
+        let cut = answer(ask(time_ms)).await;
+        let solved = answer(ask(120_000)).await;
+        assert_eq!(solved["exact"], true, "{solved}");
+        check_claim(&cut, solved["score"].as_i64().unwrap(), &cut);
+        for (entry, exact) in cut["moves"].as_array().unwrap().iter().zip(solved["moves"].as_array().unwrap()) {
+            assert_eq!(entry["move"], exact["move"]);
+            assert_eq!(exact["exact"], true, "{solved}");
+            check_claim(entry, exact["score"].as_i64().unwrap(), &cut);
+            forced += usize::from(entry["exact"] == false && entry["evaluation"].is_null());
+            estimates += usize::from(!entry["evaluation"].is_null());
+        }
+    }
+    assert!(estimates > 0, "no search was cut: the test checks nothing ({forced} forced)");
+}
+
+#[tokio::test]
+async fn passes_in_the_lines_do_not_stop_the_comparison_short_of_the_end() {
+    // Positions of 3 to 8 empty squares, where lines often hold passes
+    // (each a ply of its own): minimax and alpha-beta deepen until they
+    // reach every end, and agree with the engine's exact score.
+    let mut checked = 0;
+    for seed in 200..260 {
+        let Some(position) = random_position(seed, 3 + (seed % 6) as u32) else { continue };
+        let board: String = position.rows().concat();
+        let side = if position.to_move() == Player::X { "X" } else { "O" };
+        let a = answer(json!({"game": "othello", "board": board, "to_move": side, "seed": 1})).await;
+        assert_eq!(a["exact"], true, "{a}");
+        for search in ["minimax", "alphabeta"] {
+            assert_eq!((&a[search]["exact"], &a[search]["score"]), (&json!(true), &a["score"]), "{search}: {a}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40);
 }

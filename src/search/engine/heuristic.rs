@@ -95,6 +95,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.midgame_selective = target == u32::MAX && !options.full_width && reach.is_none_or(|r| limit < r);
             self.deadline_active = result.iterations > 0;
             self.limit = limit;
+            self.selective_unit = None;
             let cuts = self.cuts;
             self.root_best = None;
             self.proven_best = None;
@@ -149,14 +150,15 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             if self.stop == Stop::Cancelled {
                 return Err(Cancelled);
             }
-            self.record(&mut result, limit, score, complete, line, started, progress);
+            let reported = self.reported(score, complete);
+            self.record(&mut result, limit, reported, complete, line, started, progress);
             if !root_moves.is_empty() {
                 result.root_moves = root_moves
                     .iter()
                     .zip(&scored)
                     .map(|(&mv, &(score, exact))| EngineMove {
                         mv,
-                        score: Some(score.score()),
+                        score: Some(self.reported(score, exact).score()),
                         exact,
                         depth: (!exact).then_some(limit),
                     })
@@ -172,6 +174,24 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             depth += 1;
         }
         self.finish(result, started)
+    }
+
+    /// A score of the iteration just finished as the answer reports it: an
+    /// outcome that is not exact, found by an iteration that searched
+    /// selectively, rests on cuts that only predict (ProbCut), so it is
+    /// not forced even within the depth: it is reported as the estimate
+    /// it is, an evaluation of the outcome's points (clamped to the
+    /// evaluations' range). Exact scores, evaluations, and the outcomes of
+    /// a full-width iteration (forced within its depth) are kept.
+    fn reported(&self, score: S, exact: bool) -> S {
+        match (self.selective_unit, score.parts().0) {
+            (Some(unit), value) if !exact && value != 0 && score != S::INFINITY && score != -S::INFINITY => {
+                let points = value.saturating_mul(i64::from(unit));
+                let bound = i64::from(MAX_EVALUATION - 1);
+                S::evaluation(points.clamp(-bound, bound) as i32)
+            }
+            _ => score,
+        }
     }
 
     /// The score found by `search(alpha, beta)` (fail-soft) within an

@@ -283,6 +283,11 @@ struct Engine<'a, G: Solver, S, O> {
     /// short of the end: positions may be cut by midgame probes
     /// ([`Heuristics::midgame_probe`]).
     midgame_selective: bool,
+    /// Points to one unit of the game's outcome, once a position of this
+    /// iteration was searched selectively (an outcome or midgame probe was
+    /// tried): its outcomes that are not exact are then estimates, not
+    /// results forced within the depth (see `Engine::reported`).
+    selective_unit: Option<i32>,
 }
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
@@ -347,6 +352,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             selectivity: None,
             probing: false,
             midgame_selective: false,
+            selective_unit: None,
         }
     }
 

@@ -165,6 +165,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 None => None,
             };
             if let Some((probe, t)) = probe {
+                self.selective_unit = Some(probe.unit);
                 if let Some(score) = self.probe_cut(pos, ply, alpha, beta, probe, t, key, hint_move) {
                     self.give_back(ply, moves);
                     return score;
