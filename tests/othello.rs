@@ -443,6 +443,14 @@ fn a_malformed_move_is_named_by_its_index() {
     let (kind, field, message) = refusal(Position::from_notation("f5d"));
     assert_eq!((kind, field.as_str()), (ErrorKind::MalformedMove, "moves[1]"));
     assert!(message.contains("ends in the middle of a move"), "{message}");
+    // Places count characters, not bytes; a square is written in one piece.
+    let (_, field, message) = refusal(Position::from_notation("f5\u{3000}z9"));
+    assert_eq!(field, "moves[1]");
+    assert!(message.contains("\"z9\" at character 3 is not a square"), "{message}");
+    let (kind, field, message) = refusal(Position::from_notation("f 5d6"));
+    assert_eq!((kind, field.as_str()), (ErrorKind::MalformedMove, "moves[0]"));
+    assert!(message.contains("'f' at character 0 is a column without a row"), "{message}");
+    assert!(Position::from_notation("f5 d6, c3").is_ok());
     let (kind, field, _) = refusal(Position::from_json_moves(&serde_json::json!(["f5", 12])));
     assert_eq!((kind, field.as_str()), (ErrorKind::MalformedMove, "moves[1]"));
     let (kind, field, _) = refusal(Position::from_json_moves(&serde_json::json!({"f5": 1})));

@@ -83,7 +83,15 @@ impl MoveList {
                 columns.push(mv);
                 MoveList::Columns(columns)
             }
-            MoveList::Squares(text) if mv == PASS => MoveList::Squares(text.clone()),
+            // A string leaves passes out, so the same string would ask for
+            // the same pass again: the game goes on as an array of its
+            // names, as written, ending in the pass.
+            MoveList::Squares(text) if mv == PASS => {
+                let squares: Vec<char> = text.chars().filter(|c| !c.is_whitespace() && *c != ',').collect();
+                let mut names: Vec<String> = squares.chunks(2).map(|pair| pair.iter().collect()).collect();
+                names.push(othello::move_name(PASS));
+                MoveList::Names(names)
+            }
             MoveList::Squares(text) => {
                 let separator = |c: char| c.is_whitespace() || c == ',';
                 let body = text.trim_end_matches(separator);
@@ -559,9 +567,11 @@ fn parse_board(raw: &RawValue, to_move: Option<Player>) -> Result<Position, ApiE
 }
 
 /// The most a position's JSON may hold: more than any game's board or move
-/// list, and little enough that reading it costs a few hundred KiB at most
-/// (see [`bounded`]).
-const POSITION_BOUNDS: Bounds = Bounds { items: 64, text_bytes: 256, values: 512 };
+/// list (an Othello game has at most 60 moves and, written out, a pass
+/// between any two of them: 119 items; its string, 60 names with
+/// separators of a few characters), and little enough that reading it
+/// costs a few hundred KiB at most (see [`bounded`]).
+const POSITION_BOUNDS: Bounds = Bounds { items: 128, text_bytes: 1024, values: 512 };
 
 /// Reads the JSON of a position's field within [`POSITION_BOUNDS`]; an
 /// error is a 422 with the code `invalid`, naming the place at fault and

@@ -128,7 +128,7 @@ async fn each_mistake_in_an_othello_request_is_a_422_naming_its_place() {
     no_centre[3] = "...O....".to_string();
     let mut bad_square = start.clone();
     bad_square[4] = "...XZ...".to_string();
-    let too_many = vec!["f5"; 65];
+    let too_many = vec!["f5"; 129];
     let cases = [
         // (body, code, field, what the message says)
         (
@@ -198,10 +198,18 @@ async fn a_side_without_a_move_answers_pass_and_the_line_shows_it() {
     let position = Position::from_notation(BLACK_PASSES).unwrap();
     assert_eq!(a["board_after"], json!(position.rows()));
     assert_eq!(a["discs_after"], a["discs"]);
-    // A string leaves passes out; an array writes them.
-    assert_eq!(a["moves_after"], BLACK_PASSES);
+    // A string leaves passes out, so the game goes on as an array of its
+    // names ending in the pass: sent back, it asks for white's move.
     let squares: Vec<String> =
         BLACK_PASSES.as_bytes().chunks(2).map(|c| String::from_utf8(c.to_vec()).unwrap()).collect();
+    let mut passed = squares.clone();
+    passed.push("pass".into());
+    assert_eq!(a["moves_after"], json!(passed), "{a}");
+    let next = answer(json!({"game": "othello", "moves": a["moves_after"], "max_depth": 2, "compare": false})).await;
+    assert_eq!(next["to_move"], "O", "{next}");
+    // Separators and case are kept.
+    let spaced = answer(json!({"game": "othello", "moves": "D3 c3, e6 D2 d1 e1 b2 c1", "max_depth": 1})).await;
+    assert_eq!(spaced["moves_after"], json!(["D3", "c3", "e6", "D2", "d1", "e1", "b2", "c1", "pass"]), "{spaced}");
     let array = answer(json!({"game": "othello", "moves": squares, "time_ms": 100, "compare": false})).await;
     assert_eq!(array["moves_after"].as_array().unwrap().last().unwrap(), "pass");
     // White's answer to the pass, written in an array.
@@ -451,4 +459,46 @@ async fn passes_in_the_lines_do_not_stop_the_comparison_short_of_the_end() {
         checked += 1;
     }
     assert!(checked >= 40);
+}
+
+#[tokio::test]
+async fn a_legal_game_with_many_passes_written_out_is_read_whole() {
+    // Random games until one has five passes or more: each written out in
+    // the array, the whole game (up to 60 moves and its passes) is one
+    // request.
+    let mut found = None;
+    for seed in 0..20_000u64 {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let (mut position, mut names, mut passes) = (Position::START, Vec::new(), 0);
+        loop {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.usize(..moves.len())];
+            passes += usize::from(mv == bestmove::games::othello::PASS);
+            names.push(move_name(mv));
+            position = position.play(mv).unwrap();
+        }
+        if passes >= 5 {
+            found = Some((names, position));
+            break;
+        }
+    }
+    let (names, end) = found.expect("a game with five passes among 20,000");
+    let a = answer(json!({"game": "othello", "moves": names, "seed": 1})).await;
+    assert_ne!(a["status"], "in_progress", "{a}");
+    let black = end.final_score().unwrap();
+    assert_eq!(a["discs"], json!({"X": end.disc_counts().0, "O": end.disc_counts().1}), "{a}");
+    assert_eq!(
+        a["winner"],
+        json!(if black > 0 {
+            Some("X")
+        } else if black < 0 {
+            Some("O")
+        } else {
+            None
+        }),
+        "{a}"
+    );
 }

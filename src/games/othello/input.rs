@@ -198,17 +198,23 @@ impl Position {
     /// spaces or commas between moves allowed. An error names the move as
     /// `moves[i]`, `i` counting moves from 0.
     pub fn from_notation(moves: &str) -> Result<Position, OthelloError> {
+        let separator = |c: char| c.is_whitespace() || c == ',';
         let mut names = Vec::new();
-        let mut chars = moves.char_indices().filter(|(_, c)| !c.is_whitespace() && *c != ',').peekable();
+        // Positions are counted in characters, not bytes.
+        let mut chars = moves.chars().enumerate().filter(|&(_, c)| !separator(c)).peekable();
         while let Some((at, first)) = chars.next() {
             let i = names.len();
-            let Some((_, second)) = chars.next() else {
+            // A square's two characters are written together.
+            let second = moves.chars().nth(at + 1).filter(|&c| !separator(c));
+            let Some(second) = second else {
+                let why = if chars.peek().is_none() { "the string ends in the middle of a move: " } else { "" };
                 return Err(error(
                     ErrorKind::MalformedMove,
                     format!("moves[{i}]"),
-                    format!("the string ends in the middle of a move: {first:?} at character {at} is a column without a row (a move is a column a-h and a row 1-8, as in f5)"),
+                    format!("{why}{first:?} at character {at} is a column without a row (a move is a column a-h and a row 1-8 written together, as in f5)"),
                 ));
             };
+            chars.next();
             let name: String = [first, second].iter().collect();
             match parse_square(&name) {
                 Some(square) => names.push(square),
