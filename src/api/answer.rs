@@ -156,6 +156,9 @@ pub struct IterationReport {
     pub exact: bool,
     /// Plies to the end, when the score is a win or a loss.
     pub plies_to_end: Option<u64>,
+    /// The game's evaluation behind a score of 0 that is not exact, as in
+    /// the answer's `evaluation` (Connect Four and Othello).
+    pub evaluation: Option<i32>,
     /// Its line of best play.
     pub principal_variation: Vec<MoveId>,
     /// Positions the engine visited so far.
@@ -310,6 +313,12 @@ pub struct Answer {
     /// The score of `best_move` itself, as in `moves`: below `score` when a
     /// mistake chose a worse move; `null` when the game is over.
     pub best_move_score: Option<i64>,
+    /// Connect Four and Othello only: the evaluation behind
+    /// `best_move_score` when that is an estimate (0, not exact), as in
+    /// `moves`, so that a weaker move chosen by a level shows what it
+    /// costs; `null` for a proven score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_move_evaluation: Option<Option<i32>>,
     /// The position's score under best play (not that of a random move).
     pub score: i64,
     /// False when the depth limit or the budget cut a line.
@@ -391,6 +400,16 @@ pub struct BoardFacts {
     /// or `null` when the game is over.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discs_after: Option<Option<Discs>>,
+    /// Who moves once `best_move` is played ("X" or "O"), or `null` when
+    /// the game is over then.
+    pub to_move_after: Option<&'static str>,
+    /// Their legal moves then, in the answer's notation (Othello's
+    /// `["pass"]` when they must pass); empty when the game is over.
+    pub legal_moves_after: Vec<MoveId>,
+    /// Othello only: the squares whose discs `best_move` flips, in square
+    /// order (none for a pass); `null` when the game is over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flipped: Option<Option<Vec<MoveId>>>,
 }
 
 /// A status's name, with its winner and winning line, if any.
@@ -413,7 +432,20 @@ impl BoardFacts {
             winner_after,
             winning_line_after: Some(winning_line_after),
             discs_after: None,
+            to_move_after: None,
+            legal_moves_after: Vec::new(),
+            flipped: None,
         }
+    }
+
+    /// The side to move once `best_move` is played, and its moves
+    /// (`moves`, named by `name`), when the game then goes on.
+    fn next(mut self, next: Option<(&'static str, Vec<u8>)>, name: Naming) -> BoardFacts {
+        if let Some((side, moves)) = next.filter(|(_, moves)| !moves.is_empty()) {
+            self.to_move_after = Some(side);
+            self.legal_moves_after = moves.into_iter().map(|mv| name(u64::from(mv))).collect();
+        }
+        self
     }
 }
 
@@ -471,7 +503,7 @@ fn run_engine<G: Solver>(
     deadline: Instant,
     table: &mut Table,
     options: EngineOptions,
-    (sign, name): (i64, Naming),
+    (sign, name, draw_plies): (i64, Naming, Option<u64>),
     cancel: &AtomicBool,
     progress: &mut dyn FnMut(&ProgressReport),
 ) -> Result<EngineResult<G::Move>, Cancelled> {
@@ -485,6 +517,7 @@ fn run_engine<G: Solver>(
                 score: sign * p.score.value(),
                 exact: p.exact,
                 plies_to_end: p.score.ply().map(u64::from),
+                evaluation: heuristic(p.score, p.exact).map(|e| sign as i32 * e),
                 principal_variation: p.principal_variation.iter().map(|&m| name(m.into())).collect(),
                 nodes: p.nodes,
                 elapsed_us: p.elapsed.as_micros() as u64,
@@ -493,7 +526,10 @@ fn run_engine<G: Solver>(
                 mv: name(m.mv.into()),
                 score: sign * m.score.value(),
                 exact: m.exact,
-                plies_to_end: m.score.ply().map(u64::from),
+                plies_to_end: match m.score.ply() {
+                    Some(ply) => Some(u64::from(ply)),
+                    None => draw_plies.filter(|_| m.exact),
+                },
                 evaluation: heuristic(m.score, m.exact).map(|e| sign as i32 * e),
                 depth: m.depth,
                 nodes: m.nodes,
@@ -525,7 +561,8 @@ fn search_all<G: Solver>(
         let alphabeta = alpha_beta(game, limits)?;
         let options = EngineOptions::default();
         let deadline = deadline(request, context, started);
-        let engine = run_engine(game, &NoOracle, request, deadline, table, options, (sign, index), cancel, progress)?;
+        let engine =
+            run_engine(game, &NoOracle, request, deadline, table, options, (sign, index, None), cancel, progress)?;
         (Some(alphabeta), Some(engine))
     } else {
         (None, None)
@@ -593,12 +630,15 @@ fn board_answer(
     let status = position.status();
     let after = searched.choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());
-    answer.board = Some(BoardFacts::lined(
-        position.to_move().as_str(),
-        (status.as_str(), winner_of(status)),
-        after.map(|p| BoardText::Cells(p.to_string())),
-        (status_after.as_str(), winner_of(status_after)),
-    ));
+    answer.board = Some(
+        BoardFacts::lined(
+            position.to_move().as_str(),
+            (status.as_str(), winner_of(status)),
+            after.map(|p| BoardText::Cells(p.to_string())),
+            (status_after.as_str(), winner_of(status_after)),
+        )
+        .next(after.map(|p| (p.to_move().as_str(), p.legal_moves())), index),
+    );
     Ok(answer)
 }
 
@@ -693,6 +733,7 @@ fn common<M: Copy + PartialEq + Into<u64>>(
         best_move_name: None,
         random_move: s.choice.is_some_and(|c| c.random_move),
         best_move_score,
+        best_move_evaluation: None,
         score: minimax.score,
         exact: minimax.exact,
         evaluation: None,
@@ -847,7 +888,8 @@ fn engine_answer<G: Solver>(
     let options = EngineOptions { score_root_moves: true, deepen_first: context.watched, ..EngineOptions::default() };
     let mut pooled = context.tables.take();
     let table = pooled.table.as_mut().expect("a pooled table is present until dropped");
-    let engine_result = run_engine(game, oracle, request, deadline, table, options, (1, name), cancel, progress)?;
+    let engine_result =
+        run_engine(game, oracle, request, deadline, table, options, (1, name, rules.draw_plies), cancel, progress)?;
     drop(pooled);
 
     let mut rng = fastrand::Rng::with_seed(request.seed);
@@ -871,15 +913,14 @@ fn engine_answer<G: Solver>(
             depth: Some(m.depth),
         })
         .collect();
+    let chosen = choice.and_then(|c| engine_result.root_moves.iter().find(|m| m.mv == c.mv));
     let answer = Answer {
         kind: rules.kind,
         best_move: choice.map(|c| name(c.mv.into())),
         best_move_name: None,
         random_move: choice.is_some_and(|c| c.random_move),
-        best_move_score: choice
-            .and_then(|c| engine_result.root_moves.iter().find(|m| m.mv == c.mv))
-            .and_then(|m| m.score)
-            .map(Score::value),
+        best_move_score: chosen.and_then(|m| m.score).map(Score::value),
+        best_move_evaluation: Some(chosen.and_then(|m| m.score.and_then(|s| heuristic(s, m.exact)))),
         score: engine.result.score,
         exact: engine.result.exact,
         evaluation: Some(heuristic(engine_result.score, engine_result.exact)),
@@ -919,12 +960,15 @@ fn connect4_answer(
     let status = position.status();
     let after = choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());
-    answer.board = Some(BoardFacts::lined(
-        position.to_move().as_str(),
-        (status.as_str(), connect4_winner_of(status)),
-        after.map(|p| BoardText::Rows(p.rows())),
-        (status_after.as_str(), connect4_winner_of(status_after)),
-    ));
+    answer.board = Some(
+        BoardFacts::lined(
+            position.to_move().as_str(),
+            (status.as_str(), connect4_winner_of(status)),
+            after.map(|p| BoardText::Rows(p.rows())),
+            (status_after.as_str(), connect4_winner_of(status_after)),
+        )
+        .next(after.map(|p| (p.to_move().as_str(), p.legal_moves())), index),
+    );
     answer.moves_after = Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv)));
     Ok(answer)
 }
@@ -949,18 +993,30 @@ fn othello_answer(
     let status = position.status();
     let after = choice.and_then(|c| position.play(c.mv));
     let status_after = after.map_or(status, |p| p.status());
-    answer.board = Some(BoardFacts {
-        to_move: position.to_move().as_str(),
-        status: status.as_str(),
-        winner: winner_of(status),
-        winning_line: None,
-        discs: Some(Discs::of(position)),
-        board_after: after.map(|p| BoardText::Rows(p.rows())),
-        status_after: status_after.as_str(),
-        winner_after: winner_of(status_after),
-        winning_line_after: None,
-        discs_after: Some(after.as_ref().map(Discs::of)),
-    });
+    answer.board = Some(
+        BoardFacts {
+            to_move: position.to_move().as_str(),
+            status: status.as_str(),
+            winner: winner_of(status),
+            winning_line: None,
+            discs: Some(Discs::of(position)),
+            board_after: after.map(|p| BoardText::Rows(p.rows())),
+            status_after: status_after.as_str(),
+            winner_after: winner_of(status_after),
+            winning_line_after: None,
+            discs_after: Some(after.as_ref().map(Discs::of)),
+            to_move_after: None,
+            legal_moves_after: Vec::new(),
+            flipped: Some(after.as_ref().map(|after| {
+                let mover = Some(position.to_move());
+                (0..64u8)
+                    .filter(|&at| position.cell(at).is_some_and(|c| Some(c) != mover) && after.cell(at) == mover)
+                    .map(|at| square(u64::from(at)))
+                    .collect()
+            })),
+        }
+        .next(after.map(|p| (p.to_move().as_str(), p.legal_moves())), square),
+    );
     answer.moves_after = Some(request.moves.as_ref().zip(choice).map(|(moves, c)| moves.then(c.mv)));
     Ok(answer)
 }

@@ -396,3 +396,19 @@ fn futures_stream<T: Send + Unpin + 'static>(items: Vec<T>) -> impl futures_core
     }
     Chunks(items.into())
 }
+
+#[tokio::test]
+async fn the_answer_names_the_next_side_and_its_moves_so_a_page_needs_no_rules() {
+    let a = ok(json!({"board": "XO..X....", "seed": 1})).await;
+    assert_eq!((&a["best_move"], &a["to_move_after"]), (&json!(8), &json!("X")), "{a}");
+    assert_eq!(a["legal_moves_after"], json!([2, 3, 5, 6, 7]));
+    // A move that ends the game leaves no next turn.
+    let won = ok(json!({"board": "XX.OO....", "to_move": "X"})).await;
+    assert_eq!((&won["best_move"], &won["status_after"]), (&json!(2), &json!("x_won")));
+    assert_eq!((&won["to_move_after"], &won["legal_moves_after"]), (&Value::Null, &json!([])));
+    let connect4 = ok(json!({"game": "connect4", "moves": "4444445", "time_ms": 200})).await;
+    assert_eq!(connect4["to_move_after"], "X", "{connect4}");
+    // Column 3 is full.
+    let columns = connect4["legal_moves_after"].as_array().unwrap();
+    assert!(!columns.contains(&json!(3)) && columns.len() == 6, "{connect4}");
+}

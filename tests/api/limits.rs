@@ -96,7 +96,7 @@ async fn a_huge_board_array_or_a_million_members_is_refused_while_it_is_read() {
     let error = post_best_move_raw(zeros).await.json()["error"].clone();
     assert_eq!((error["code"].as_str(), error["field"].as_str()), (Some("invalid_board"), Some("board")), "{error}");
     let message = error["message"].as_str().unwrap();
-    assert!(message.contains("too large to be part of a position (an array of more than 64 items)"), "{message}");
+    assert!(message.contains("too large to be part of a position (an array of more than 128 items)"), "{message}");
 
     // Members past the known fields are skipped, and the first wrong one named.
     let members = format!(r#"{{"board": ".........", {}"seed": 1}}"#, r#""seed": 1, "#.repeat(500_000));

@@ -502,3 +502,35 @@ async fn a_legal_game_with_many_passes_written_out_is_read_whole() {
         "{a}"
     );
 }
+
+#[tokio::test]
+async fn an_answer_tells_who_moves_next_with_which_moves_and_what_flipped() {
+    // A level plays a weaker move: its evaluation shows what it gives up.
+    let a = answer(json!({"game": "othello", "moves": OPENING, "level": 3, "seed": 4, "compare": false})).await;
+    let best = a["best_move"].as_str().unwrap();
+    let entry = a["moves"].as_array().unwrap().iter().find(|m| m["move"] == best).unwrap();
+    assert_eq!(a["best_move_evaluation"], entry["evaluation"], "{a}");
+    assert!(a["best_move_evaluation"].is_i64(), "{a}");
+    let before = Position::from_notation(OPENING).unwrap();
+    let after = Position::from_notation(&format!("{OPENING}{best}")).unwrap();
+    assert_eq!(a["to_move_after"], "X");
+    let legal: Vec<String> = after.legal_moves().into_iter().map(move_name).collect();
+    assert_eq!(a["legal_moves_after"], json!(legal));
+    let flipped: Vec<String> = (0..64u8)
+        .filter(|&s| before.cell(s) == Some(Player::X) && after.cell(s) == Some(Player::O))
+        .map(move_name)
+        .collect();
+    assert!(!flipped.is_empty());
+    assert_eq!(a["flipped"], json!(flipped), "{a}");
+    // A pass flips nothing, and the other side moves next.
+    let pass = answer(json!({"game": "othello", "moves": BLACK_PASSES, "max_depth": 1})).await;
+    assert_eq!((&pass["flipped"], &pass["to_move_after"]), (&json!([]), &json!("O")), "{pass}");
+    // A proven move has no evaluation; a finished game has no next turn.
+    let solved = answer(json!({"game": "othello", "moves": ENDGAME, "compare": false})).await;
+    assert_eq!(solved["best_move_evaluation"], Value::Null);
+    let over = answer(json!({"game": "othello", "moves": WIPED_OUT})).await;
+    assert_eq!(
+        (&over["to_move_after"], &over["legal_moves_after"], &over["flipped"]),
+        (&Value::Null, &json!([]), &Value::Null)
+    );
+}

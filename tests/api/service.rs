@@ -148,13 +148,32 @@ async fn beyond_the_search_limit_and_queue_requests_get_503_with_retry_after_at_
 }
 
 #[tokio::test]
-async fn a_search_that_outlives_the_timeout_is_abandoned_with_a_json_503() {
+async fn a_budget_past_the_request_timeout_is_cut_to_answer_within_it() {
     // An early Connect Four position without the book: the engine would use
-    // its whole 5 s budget.
-    let config = Config { request_timeout_ms: 50, ..Config::default() };
+    // its whole 5 s budget, but the request timeout is 400 ms: it answers
+    // with what it found by then, as for a budget that ran out.
+    let config = Config { request_timeout_ms: 400, ..Config::default() };
     let request = Request::post("/best-move")
         .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(r#"{"game": "connect4", "moves": "4", "time_ms": 5000}"#))
+        .body(Body::from(r#"{"game": "connect4", "moves": "4", "time_ms": 5000, "compare": false}"#))
+        .unwrap();
+    let response = bestmove::api::app(config).oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(answer["exact"], false, "{answer}");
+    assert!(answer["engine"]["elapsed_us"].as_u64().unwrap() < 400_000, "{answer}");
+}
+
+#[tokio::test]
+async fn a_search_that_outlives_the_timeout_is_abandoned_with_a_json_503() {
+    // A tree's answer is its whole plain minimax search, which no budget
+    // cuts: one of a million leaves, given 5 ms, runs out of time.
+    let leaves = vec!["1"; 1_000_000].join(",");
+    let config = Config { request_timeout_ms: 5, ..Config::default() };
+    let request = Request::post("/best-move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(format!(r#"{{"tree": [{leaves}]}}"#)))
         .unwrap();
     let response = bestmove::api::app(config).oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);

@@ -95,15 +95,15 @@ async fn a_bad_request_gets_the_usual_json_error_not_a_stream() {
 }
 
 #[tokio::test]
-async fn the_request_timeout_ends_a_stream_with_an_error_event() {
-    let config = Config { request_timeout_ms: 200, ..Config::default() };
+async fn a_stream_whose_budget_outlasts_the_request_timeout_still_ends_with_its_answer() {
+    let config = Config { request_timeout_ms: 400, ..Config::default() };
     let app = bestmove::api::app(config);
     let response = app.oneshot(streaming(&json!({"game": "connect4", "moves": "4", "time_ms": 5000}))).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
     let (name, data) = events(&text).pop().expect("a last event");
-    assert_eq!(name, "error", "{text}");
-    assert_eq!(data["error"]["code"], "timeout");
+    assert_eq!(name, "answer", "{text}");
+    assert_eq!(data["exact"], false, "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -167,5 +167,54 @@ async fn the_accept_header_s_quality_values_choose_between_stream_and_json() {
         (&[][..], "application/json"),
     ] {
         assert_eq!(answered_as(accept).await, expected, "Accept: {accept:?}");
+    }
+}
+
+#[tokio::test]
+async fn connect_four_move_events_give_drawn_columns_their_length_as_the_answer_does() {
+    // 20 stones in: columns 1, 2 and 3 draw (a draw fills the board: 22
+    // plies on), and each proven column is sent as a `move` event.
+    let app = bestmove::api::app(Config::default());
+    let body = json!({"game": "connect4", "moves": "76575653422674726771", "time_ms": 20000, "compare": false});
+    let response = app.oneshot(streaming(&body)).await.unwrap();
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let events = events(&text);
+    let (last, reports) = events.split_last().unwrap();
+    assert_eq!(last.0, "answer", "{text}");
+    let mut draws = 0;
+    for (_, data) in reports.iter().filter(|(name, _)| name == "move") {
+        let column = last.1["moves"].as_array().unwrap().iter().find(|m| m["move"] == data["move"]).unwrap();
+        assert_eq!(data["plies_to_end"], column["plies_to_end"], "{text}");
+        if data["score"] == 0 && data["exact"] == true {
+            assert_eq!(data["plies_to_end"], 22, "{text}");
+            draws += 1;
+        }
+    }
+    assert!(draws > 0, "no drawn column was sent: {text}");
+}
+
+#[tokio::test]
+async fn an_othello_stream_sends_each_move_once_proven_or_at_the_depth_reached() {
+    // 18 empty squares and a budget that stops short of the end: every
+    // move has one `move` event, with the score the answer lists.
+    let board = "----OX-XXXXXXXXX-XXXOOXO-XXOXXXOXOXOOXXOXXXX-OX-XXX-O-O-X--O-X--";
+    let app = bestmove::api::app(Config::default());
+    let body = json!({"game": "othello", "board": board, "to_move": "O", "time_ms": 60, "compare": false, "seed": 1});
+    let response = app.oneshot(streaming(&body)).await.unwrap();
+    let text = String::from_utf8(response.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+    let events = events(&text);
+    let (last, reports) = events.split_last().unwrap();
+    assert_eq!(last.0, "answer", "{text}");
+    let moves: Vec<&Value> = reports.iter().filter(|(name, _)| name == "move").map(|(_, data)| data).collect();
+    let answered = last.1["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), answered.len(), "one event a move: {text}");
+    for data in moves {
+        let entry = answered.iter().find(|m| m["move"] == data["move"]).unwrap();
+        for field in ["score", "exact", "evaluation", "depth", "plies_to_end"] {
+            assert_eq!(data[field], entry[field], "{field}: {text}");
+        }
+    }
+    for (_, data) in reports.iter().filter(|(name, _)| name == "progress") {
+        assert!(data["exact"] == true || data["evaluation"].is_i64(), "a cut iteration gives its estimate: {data}");
     }
 }

@@ -72,6 +72,9 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let reach = if target == u32::MAX && self.oracle.in_iterations() { self.oracle.reach(root) } else { None };
         // After a selective pass, its outcome is the estimate.
         let mut selective_before = false;
+        // The root moves whose settled score `progress` heard of: each
+        // once, when it is proven, or at the end at the depth reached.
+        let mut announced = vec![false; root_moves.len()];
         let estimate = |score: Option<S>, limit: u32, selective_before: bool| {
             let score = score.filter(|_| reach.is_some_and(|r| limit >= r))?;
             match score.parts() {
@@ -164,6 +167,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                     })
                     .collect();
                 last = scored.iter().map(|&(score, _)| Some(score)).collect();
+                self.announce(&result.root_moves, &mut announced, true, started, progress);
             }
             guess = Some(score);
             selective_before = self.selectivity.take().is_some();
@@ -173,7 +177,33 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
             depth += 1;
         }
+        self.announce(&result.root_moves, &mut announced, false, started, progress);
         self.finish(result, started)
+    }
+
+    /// Tells `progress` of the root moves not yet `announced`: with
+    /// `exact_only`, those just proven; otherwise every one left, at the
+    /// depth the search reached.
+    fn announce(
+        &self,
+        moves: &[EngineMove<G::Move>],
+        announced: &mut [bool],
+        exact_only: bool,
+        started: Instant,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+    ) {
+        for (m, announced) in moves.iter().zip(announced.iter_mut()) {
+            let Some(score) = m.score.filter(|_| !*announced && (m.exact || !exact_only)) else { continue };
+            *announced = true;
+            progress(&Progress::RootMove(RootMoveReport {
+                mv: m.mv,
+                score,
+                exact: m.exact,
+                depth: m.depth,
+                nodes: self.nodes,
+                elapsed: started.elapsed(),
+            }));
+        }
     }
 
     /// A score of the iteration just finished as the answer reports it: an
