@@ -4,9 +4,10 @@
 # a tic-tac-toe game, a game tree, a whole Connect Four game with the
 # search's progress streamed to the page, and a whole Othello game with both
 # sides' passes, then the games at phone width, with no violation of the
-# page's content policy. Saves docs/screenshot.png, docs/screenshot-connect4.png
-# and docs/screenshot-othello.png (and, at phone width,
-# target/browser-test/screenshot-phone.png and screenshot-othello-phone.png).
+# page's content policy. Saves screenshot.png, screenshot-connect4.png and
+# screenshot-othello.png in target/browser-test (and, at phone width,
+# screenshot-phone.png and screenshot-othello-phone.png), so a run leaves the
+# clone as it was; SCREENSHOT_DIR=docs refreshes the README's screenshots.
 # With BASE_URL set, tests the server already running there instead; the
 # server started here takes its settings, OPENING_BOOK among them, from the environment.
 # Needs root (or an existing /usr/bin/chromium) and access to the Debian and npm registries.
@@ -18,6 +19,8 @@ ROOT=$PWD
 PLAYWRIGHT_CORE_VERSION=1.65.1
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 PW_DIR=$ROOT/target/browser-test
+# Where the three full-width screenshots go: docs/ only when asked.
+SHOTS=$(mkdir -p "${SCREENSHOT_DIR:-$PW_DIR}" && cd "${SCREENSHOT_DIR:-$PW_DIR}" && pwd)
 SERVER_LOG=$PW_DIR/server.log
 
 log() { printf '[browser-test] %s\n' "$*"; }
@@ -51,8 +54,8 @@ fi
 
 run_test() {
   log "running the browser test against $BASE_URL"
-  BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$ROOT/docs/screenshot.png \
-    SCREENSHOT_C4=$ROOT/docs/screenshot-connect4.png SCREENSHOT_OTH=$ROOT/docs/screenshot-othello.png \
+  BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$SHOTS/screenshot.png \
+    SCREENSHOT_C4=$SHOTS/screenshot-connect4.png SCREENSHOT_OTH=$SHOTS/screenshot-othello.png \
     SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png SCREENSHOT_OTH_PHONE=$PW_DIR/screenshot-othello-phone.png \
     node "$ROOT/scripts/browser-test.mjs"
 }

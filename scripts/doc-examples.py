@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""Rewrites the `200` answer examples of POST /best-move in openapi.yaml
-as a release server answers them: each example's request is the JSON in
-its summary ('The answer to {...}'), sent as it is; the answer replaces
-the example's value, indented as before. The requests are chosen so that
-the answers are the same on every run but for the fields that measure
-time (`elapsed_us`).
+"""Rewrites the answers of the docs' examples as a release server gives
+them:
 
-Usage: scripts/spec-examples.py [--url http://127.0.0.1:8080]
+- in openapi.yaml, the `200` answer examples of POST /best-move: each
+  example's request is the JSON in its summary ('The answer to {...}'),
+  and its answer replaces the example's value, indented as before;
+- in README.md and docs/api.md, every `$ curl -s localhost:8080/best-move
+  ... -d '{...}'` line is sent as it is, and its answer replaces the line
+  after it (event streams, `curl -sN`, are left alone).
+
+The requests are chosen so that the answers are the same on every run but
+for the fields that measure time (`elapsed_us`).
+
+Usage: scripts/doc-examples.py [--url http://127.0.0.1:8080]
 Without --url, starts target/release/bestmove (build it first with
 `cargo build --release`) on a free port with the default settings.
 """
@@ -18,6 +24,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -25,10 +32,34 @@ SPEC = os.path.join(ROOT, "openapi.yaml")
 SUMMARY = re.compile(r"^(\s*)summary: 'The answer to (\{.*\})'$")
 
 
-def post(url, body):
+CURL = re.compile(r"^\$ curl -s localhost:8080/best-move -H 'content-type: application/json' -d '(.*)'$")
+
+
+def post_raw(url, body):
+    """The answer's body, as it came (errors included)."""
     request = urllib.request.Request(url + "/best-move", data=body.encode(), headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        return json.loads(response.read())
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.read().decode()
+
+
+def post(url, body):
+    return json.loads(post_raw(url, body))
+
+
+def rewrite_console(path, url):
+    """Replaces the answer line after each plain curl example of `path`."""
+    lines = open(path).read().split("\n")
+    count = 0
+    for i, line in enumerate(lines[:-1]):
+        match = CURL.match(line)
+        if match and not lines[i + 1].startswith(("$", "```")):
+            lines[i + 1] = post_raw(url, match.group(1)).strip()
+            count += 1
+    open(path, "w").write("\n".join(lines))
+    return count
 
 
 def start_server():
@@ -82,6 +113,8 @@ def main():
             i += 1
         open(SPEC, "w").write("\n".join(out))
         print(f"rewrote {rewritten} examples in openapi.yaml")
+        for doc in ("README.md", os.path.join("docs", "api.md")):
+            print(f"rewrote {rewrite_console(os.path.join(ROOT, doc), url)} examples in {doc}")
     finally:
         if server:
             server.kill()
