@@ -779,6 +779,9 @@ struct Compared<M> {
     alphabeta_time: Duration,
 }
 
+/// Plain minimax or alpha-beta.
+type Search<G> = for<'a> fn(&G, Limits<'a>) -> Result<SearchResult<<G as crate::search::Game>::Move>, Cancelled>;
+
 /// Plain minimax and alpha-beta, one depth after the other from 1, to the
 /// deepest depth whose plain minimax search visits at most `max_nodes`
 /// positions and at which both finish by `deadline` (depth 1 always runs,
@@ -806,7 +809,7 @@ fn compare<G: Heuristics>(
             deadline: (!first).then_some(deadline),
             ..Limits::default()
         };
-        let timed = |search: fn(&G, Limits<'_>) -> Result<SearchResult<G::Move>, Cancelled>, spent: &mut Duration| {
+        let timed = |search: Search<G>, spent: &mut Duration| {
             let started = Instant::now();
             let result = search(game, limits);
             *spent += started.elapsed();

@@ -141,6 +141,8 @@ async fn each_mistake_in_an_othello_request_is_a_422_naming_its_place() {
         (json!({"moves": ["f5", "f5"]}), "invalid_moves", "moves[1]", "f5 is occupied"),
         (json!({"moves": "f5z9"}), "invalid_moves", "moves[1]", "\"z9\" at character 2 is not a square"),
         (json!({"moves": "f5d"}), "invalid_moves", "moves[1]", "ends in the middle of a move"),
+        (json!({"moves": "f5\u{3000}z9"}), "invalid_moves", "moves[1]", "\"z9\" at character 3 is not a square"),
+        (json!({"moves": "f 5d6"}), "invalid_moves", "moves[0]", "'f' at character 0 is a column without a row"),
         (json!({"moves": ["f5", 3]}), "invalid_moves", "moves[1]", "not a number"),
         (json!({"moves": ["f5", "i1"]}), "invalid_moves", "moves[1]", "\"i1\" is not a square"),
         (json!({"moves": format!("{WIPED_OUT}a1")}), "invalid_moves", "moves[9]", "the game is over"),
