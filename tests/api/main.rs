@@ -8,6 +8,7 @@ mod compare;
 mod connect4;
 mod contract;
 mod fairness;
+mod golden;
 mod helpers;
 mod levels;
 mod limits;
