@@ -1,12 +1,12 @@
 //! Prints the bench signature: the positions each search of a fixed set
-//! visits, and their total (`bestmove::games::bench`). A change of search
+//! visits, and their total (`bestmove::play::bench`). A change of search
 //! behaviour changes the total; `tests/bench.rs` holds it.
 //!
 //! `cargo run --release --example bench` (default features not needed).
 
 fn main() {
     let started = std::time::Instant::now();
-    let searches = bestmove::games::bench::run();
+    let searches = bestmove::play::bench::run();
     for search in &searches {
         println!("{:>12}  {}", search.nodes, search.name);
     }

@@ -7,8 +7,8 @@
 //! of 3 seeded random moves, each opening twice, once with each player
 //! moving first after it: the same arguments give the same games.
 
-use bestmove::games::arena::{matchup, AtDepth, Random, Record};
 use bestmove::games::connect4::Connect4;
+use bestmove::play::arena::{matchup, AtDepth, Random, Record};
 use bestmove::search::{Game, Table};
 
 /// The i-th opening of a run: 3 random columns.

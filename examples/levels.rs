@@ -18,14 +18,15 @@
 //! every game). `OTHELLO_MS=n` gives Othello's level 10 a budget of n ms a
 //! move instead of the service's default 1,000.
 
-use bestmove::games::arena::{matchup, Player, Random, Record};
 use bestmove::games::connect4::{Book, Connect4, Endgame};
-use bestmove::games::levels::{self, MAX_LEVEL};
 use bestmove::games::othello::{self, Othello};
 use bestmove::games::tictactoe::{Position, TicTacToe};
+use bestmove::games::{connect4, tictactoe};
+use bestmove::play::arena::{matchup, Player, Random, Record};
 use bestmove::search::{
     choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
 };
+use bestmove::suggest::MAX_LEVEL;
 
 /// A Connect Four player at a level; `perfect` searches to the end with
 /// no budget instead (the engine's exact solve: the reference).
@@ -39,7 +40,7 @@ struct Connect4Level<'a> {
 
 impl Player<Connect4> for Connect4Level<'_> {
     fn pick(&mut self, position: &Connect4) -> u8 {
-        let style = levels::connect4(self.level);
+        let style = connect4::style(self.level);
         let deadline = (style.max_depth.is_none() && !self.perfect)
             .then(|| std::time::Instant::now() + std::time::Duration::from_secs(1));
         let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
@@ -69,7 +70,7 @@ struct OthelloLevel {
 
 impl Player<Othello> for OthelloLevel {
     fn pick(&mut self, position: &Othello) -> u8 {
-        let style = levels::othello(self.level);
+        let style = othello::style(self.level);
         let deadline = style.max_depth.is_none().then(|| std::time::Instant::now() + self.budget);
         let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
@@ -81,9 +82,7 @@ impl Player<Othello> for OthelloLevel {
         let scored: Option<Vec<RootMove<u8>>> = result
             .root_moves
             .iter()
-            .map(|m| {
-                m.score.map(|s| RootMove { mv: m.mv, score: levels::othello_points(s), plies: s.ply().unwrap_or(0) })
-            })
+            .map(|m| m.score.map(|s| RootMove { mv: m.mv, score: othello::points(s), plies: s.ply().unwrap_or(0) }))
             .collect();
         match scored {
             Some(scored) if !scored.is_empty() => {
@@ -104,7 +103,7 @@ struct TicTacToeLevel {
 
 impl Player<TicTacToe> for TicTacToeLevel {
     fn pick(&mut self, position: &TicTacToe) -> u8 {
-        let style = levels::tictactoe(self.level);
+        let style = tictactoe::style(self.level);
         let result =
             minimax(position, Limits { max_depth: style.max_depth, ..Limits::default() }).expect("not cancelled");
         choose_softly(&result.root_moves, style.temperature, false, TieBreak::First, &mut self.rng)

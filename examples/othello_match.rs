@@ -10,8 +10,8 @@
 //! cargo run --release --example othello_match -- [--pairs 20] [--seed 1] [--nodes 300000] [--opening 4]
 //! ```
 
-use bestmove::games::arena::{matchup, Player};
 use bestmove::games::othello::{Endgame, Othello};
+use bestmove::play::arena::{matchup, Player};
 use bestmove::search::{engine_with_oracle, fastrand, EngineOptions, Game, Limits, Table};
 
 struct Budgeted {

@@ -73,9 +73,13 @@ pub mod api;
 #[cfg(feature = "server")]
 pub mod config;
 pub mod games;
+pub mod play;
 pub mod search;
 #[cfg(feature = "server")]
 pub mod server;
+pub mod suggest;
+#[cfg(feature = "server")]
+mod web;
 
 /// The server's public signatures use these crates' types
 /// ([`api::router`] returns an axum `Router`, [`server::run`] takes a tokio

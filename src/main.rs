@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bestmove::config::{Config, LogFormat};
-use bestmove::games::connect4::Book;
+use std::sync::Arc;
+
+use bestmove::api::AppState;
 use clap::{Parser, Subcommand};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tracing_subscriber::EnvFilter;
@@ -54,17 +56,17 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Healthcheck) => runtime.block_on(healthcheck(config.port)),
         Some(Command::Serve) | None => {
-            // Read once, before the service starts: a book named but
-            // unreadable is a configuration error.
-            let book = match bestmove::server::load_book(config.opening_book.as_deref()) {
-                Ok(book) => book,
+            // The games load what they need (the opening book) before the
+            // service starts: a book named but unreadable is a
+            // configuration error.
+            let state = match AppState::try_new(config) {
+                Ok(state) => Arc::new(state),
                 Err(error) => {
-                    let source = config.opening_book.map_or("built in".into(), |path| path.display().to_string());
-                    eprintln!("bestmove: {error} ({source})");
+                    eprintln!("bestmove: {error}");
                     return ExitCode::FAILURE;
                 }
             };
-            runtime.block_on(serve(config, book))
+            runtime.block_on(serve(state))
         }
     }
 }
@@ -99,7 +101,8 @@ fn stack_size(max_tree_depth: usize) -> usize {
     (2 << 20) + max_tree_depth.saturating_mul(1024)
 }
 
-async fn serve(config: Config, book: Option<Book>) -> ExitCode {
+async fn serve(state: Arc<AppState>) -> ExitCode {
+    let config = state.config();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     match config.log_format {
         LogFormat::Json => tracing_subscriber::fmt().json().with_env_filter(filter).init(),
@@ -133,7 +136,7 @@ async fn serve(config: Config, book: Option<Book>) -> ExitCode {
         },
         None => None,
     };
-    match bestmove::server::run_with_metrics(listener, metrics, config, book, shutdown).await {
+    match bestmove::server::run_with_metrics(listener, metrics, state.clone(), shutdown).await {
         Ok(()) => {
             tracing::info!("stopped");
             ExitCode::SUCCESS

@@ -17,7 +17,6 @@
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::path::Path;
 use std::pin::{pin, Pin};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
@@ -37,7 +36,6 @@ use tokio::time::Instant;
 
 use crate::api::{self, AppState, Metrics};
 use crate::config::Config;
-use crate::games::connect4::{Book, BookError};
 
 /// At most one warning per this interval about the connection limit, and
 /// one about accept errors.
@@ -53,20 +51,6 @@ const IDLE_CLOSE_GRACE: Duration = Duration::from_secs(1);
 /// is larger than the 128 that `TcpListener::bind` asks for: beyond it a
 /// client's connection attempts are dropped and retried with growing delays.
 pub const LISTEN_BACKLOG: u32 = 1024;
-
-/// The value of the `OPENING_BOOK` setting that turns the book off.
-pub const NO_BOOK: &str = "none";
-
-/// The opening book the `OPENING_BOOK` setting asks for: unset, the book
-/// built into the binary ([`Book::embedded`]); [`NO_BOOK`], none; anything
-/// else, the book file at that path.
-pub fn load_book(setting: Option<&Path>) -> Result<Option<Book>, BookError> {
-    match setting {
-        None => Book::embedded().map(Some),
-        Some(path) if path.as_os_str() == NO_BOOK => Ok(None),
-        Some(path) => Book::load(path).map(Some),
-    }
-}
 
 /// A listener on `address` with a [`LISTEN_BACKLOG`]-long queue.
 pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {
@@ -87,29 +71,29 @@ pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {
 pub async fn run(
     listener: TcpListener,
     config: Config,
-    book: Option<Book>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    run_with_metrics(listener, None, config, book, shutdown).await
+    run_with_metrics(listener, None, Arc::new(AppState::new(config)), shutdown).await
 }
 
-/// [`run`], with `GET /metrics` served on `metrics` instead of `listener`
-/// when it is given (`METRICS_PORT`), until the same shutdown.
+/// [`run`] over `state` (made ahead, so that a configuration it cannot
+/// take stops the service before it listens), with `GET /metrics` served
+/// on `metrics` instead of `listener` when it is given (`METRICS_PORT`),
+/// until the same shutdown.
 pub async fn run_with_metrics(
     listener: TcpListener,
     metrics: Option<TcpListener>,
-    config: Config,
-    book: Option<Book>,
+    state: Arc<AppState>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let config = state.config();
     let grace = Duration::from_millis(config.shutdown_timeout_ms);
     let max_connections = config.connection_limit().min(Semaphore::MAX_PERMITS);
     let limits = Arc::new(ConnectionLimits {
         header_read: Duration::from_millis(config.header_read_timeout_ms),
         idle: Duration::from_millis(config.idle_timeout_ms),
     });
-    let state = Arc::new(AppState::with_book(config, book));
-    // The first Connect Four answers should not pay for their tables' memory.
+    // The first answers should not pay for their tables' memory.
     let warm = state.clone();
     let _ = std::thread::Builder::new().name("warm-tables".into()).spawn(move || {
         let started = std::time::Instant::now();

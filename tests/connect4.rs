@@ -2,8 +2,8 @@
 //! column was scored by two independent solvers, and against a brute-force
 //! solver written here that shares no code with the engine.
 
-use bestmove::games::arena::{matchup, AtDepth, Player, Random};
 use bestmove::games::connect4::{Book, Connect4};
+use bestmove::play::arena::{matchup, AtDepth, Player, Random};
 use bestmove::search::{engine, engine_with_oracle, EngineOptions, Game, Limits, Progress, Score, Table};
 
 /// A reference position: the moves (digits 1..7) and each column's score

@@ -37,7 +37,7 @@ impl Server {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(bestmove::server::run(listener, config, None, async {
+        let task = tokio::spawn(bestmove::server::run(listener, config, async {
             let _ = stopped.await;
         }));
         Server { address, stop: Some(stop), task }

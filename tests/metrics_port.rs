@@ -32,9 +32,14 @@ async fn with_a_metrics_port_metrics_are_served_there_and_not_on_the_api_port() 
     let (api_address, metrics_address) = (api.local_addr().unwrap(), metrics.local_addr().unwrap());
     let config = Config { metrics_port: Some(metrics_address.port()), ..Config::default() };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(bestmove::server::run_with_metrics(api, Some(metrics), config, None, async {
-        let _ = stopped.await;
-    }));
+    let server = tokio::spawn(bestmove::server::run_with_metrics(
+        api,
+        Some(metrics),
+        std::sync::Arc::new(bestmove::api::AppState::new(config)),
+        async {
+            let _ = stopped.await;
+        },
+    ));
 
     let (status, body) = get(api_address, "/healthz").await;
     assert!(status.contains(" 200 "), "{status}");
@@ -63,7 +68,7 @@ async fn without_a_metrics_port_metrics_are_on_the_api_port() {
     let api = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = api.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(bestmove::server::run(api, Config::default(), None, async {
+    let server = tokio::spawn(bestmove::server::run(api, Config::default(), async {
         let _ = stopped.await;
     }));
     let (status, body) = get(address, "/metrics").await;

@@ -8,8 +8,9 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use bestmove::api::SearchRequest;
 use bestmove::games::tree::TreeLimits;
+use bestmove::games::{Registry, Settings};
+use bestmove::suggest::Request;
 
 struct Counting;
 
@@ -39,9 +40,10 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 fn parse_peak(body: &str) -> usize {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let limits = TreeLimits { max_nodes: 2_000_000, max_depth: 1_000 };
+    let games = Registry::new(&Settings { tree_limits: limits, opening_book: Some("none".into()) }).unwrap();
     let before = NOW.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
-    let result = SearchRequest::parse(body.as_bytes(), limits, 1_000);
+    let result = Request::parse(body.as_bytes(), &games, 1_000);
     assert!(result.is_err(), "{} bytes were read as a position", body.len());
     drop(result);
     PEAK.load(Ordering::Relaxed) - before

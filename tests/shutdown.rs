@@ -19,7 +19,10 @@ async fn a_request_in_flight_when_the_signal_comes_still_gets_its_answer() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(bestmove::server::run(listener, Config::default(), None, async {
+    // Without the opening book, which the server would load before it
+    // accepts: the signal must find the request in flight.
+    let config = Config { opening_book: Some("none".into()), ..Config::default() };
+    let server = tokio::spawn(bestmove::server::run(listener, config, async {
         let _ = stopped.await;
     }));
 

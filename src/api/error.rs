@@ -41,7 +41,7 @@ pub enum ApiError {
     /// to try again.
     TooManyRequests {
         /// The limit it is over.
-        limit: super::fairness::ClientLimit,
+        limit: ClientLimit,
         /// That limit's setting: searches, or milliseconds per window.
         limit_value: u64,
         /// `CLIENT_WINDOW_MS`.
@@ -92,8 +92,8 @@ impl ApiError {
             ApiError::BodyTimeout { .. } => "body_timeout",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed(_) => "method_not_allowed",
-            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::Searches, .. } => "too_many_searches",
-            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::SearchTime, .. } => "search_time_exceeded",
+            ApiError::TooManyRequests { limit: ClientLimit::Searches, .. } => "too_many_searches",
+            ApiError::TooManyRequests { limit: ClientLimit::SearchTime, .. } => "search_time_exceeded",
             ApiError::Overloaded => "overloaded",
             ApiError::Timeout { .. } => "timeout",
             ApiError::Internal(_) => "internal",
@@ -122,10 +122,10 @@ impl ApiError {
             ApiError::MethodNotAllowed(method) => {
                 format!("this route does not answer {method}: the Allow header lists the methods it does")
             }
-            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::Searches, limit_value, .. } => format!(
+            ApiError::TooManyRequests { limit: ClientLimit::Searches, limit_value, .. } => format!(
                 "this client already has as many searches in flight as allowed ({limit_value}): retry when one has ended"
             ),
-            ApiError::TooManyRequests { limit: super::fairness::ClientLimit::SearchTime, limit_value, window_ms, retry_after_s } => {
+            ApiError::TooManyRequests { limit: ClientLimit::SearchTime, limit_value, window_ms, retry_after_s } => {
                 format!(
                     "this client has used its {limit_value} ms of search time per {window_ms} ms: retry in {retry_after_s} s"
                 )
@@ -185,5 +185,35 @@ impl IntoResponse for ApiError {
             response.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
         }
         response
+    }
+}
+
+/// Which per-client limit a request ran into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClientLimit {
+    /// `CLIENT_MAX_SEARCHES`: searches in flight at once.
+    Searches,
+    /// `CLIENT_SEARCH_MS` per `CLIENT_WINDOW_MS`: search time.
+    SearchTime,
+}
+
+impl ClientLimit {
+    /// The label of the refusal counter and the error code's stem.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClientLimit::Searches => "searches",
+            ClientLimit::SearchTime => "search_time",
+        }
+    }
+}
+
+impl From<crate::suggest::InputError> for ApiError {
+    /// A body that is not JSON is a 400; a request that is not valid, a
+    /// 422 with its code, field and message.
+    fn from(error: crate::suggest::InputError) -> ApiError {
+        match error {
+            crate::suggest::InputError::Malformed(message) => ApiError::MalformedJson(message),
+            crate::suggest::InputError::Invalid { code, field, message } => ApiError::Invalid { code, message, field },
+        }
     }
 }

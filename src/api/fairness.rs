@@ -33,7 +33,7 @@ use axum::http::HeaderName;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::error::ApiError;
+use super::error::{ApiError, ClientLimit};
 use super::metrics::RefusalLabels;
 use super::AppState;
 use crate::config::Config;
@@ -50,25 +50,6 @@ const FIRST_SWEEP: usize = 1024;
 const MIN_CHARGE: Duration = Duration::from_millis(1);
 /// The longest client key kept from a header that holds no address.
 const MAX_KEY_LEN: usize = 64;
-
-/// Which per-client limit a request ran into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ClientLimit {
-    /// `CLIENT_MAX_SEARCHES`: searches in flight at once.
-    Searches,
-    /// `CLIENT_SEARCH_MS` per `CLIENT_WINDOW_MS`: search time.
-    SearchTime,
-}
-
-impl ClientLimit {
-    /// The label of the refusal counter and the error code's stem.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClientLimit::Searches => "searches",
-            ClientLimit::SearchTime => "search_time",
-        }
-    }
-}
 
 /// Who a request comes from, for the limits.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -25,8 +25,12 @@ use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
 
+use super::admission::CancelOnDrop;
+use super::best_move::count_nodes;
+use super::body::Ready;
 use super::error::ApiError;
-use super::{answer, count_nodes, AppState, CancelOnDrop, ProgressReport, Ready};
+use super::AppState;
+use crate::suggest::ProgressReport;
 
 /// Iterations that finish sooner than this after the engine starts are not
 /// reported: a search that ends in a few milliseconds sends just its answer.
@@ -129,8 +133,8 @@ pub(super) async fn run(
             return;
         }
         worker.metrics.searches_in_flight.inc();
-        let context = answer::Context { watched: true, ..worker.context(Some(deadline)) };
-        let result = answer::answer(&request, &context, &flag, &mut |progress| {
+        let context = crate::suggest::Context { watched: true, ..worker.context(Some(deadline)) };
+        let result = request.position.answer(&request.options, &context, &flag, &mut |progress| {
             // The final iteration's news comes with the answer itself, and a
             // search done within a few milliseconds is not worth watching.
             let sent = match progress {

@@ -1,12 +1,20 @@
-//! The games bestmove can search: each turns caller input into a validated
-//! position and implements the search's traits for it
+//! The games bestmove serves, and the registry that lists them: the one
+//! place that names every game. Each game's folder turns caller input into
+//! a validated position, implements the search's traits for it
 //! ([`crate::search::Game`], [`crate::search::Heuristics`],
-//! [`crate::search::Solver`]).
+//! [`crate::search::Solver`]) and serves it ([`crate::suggest::ServedPosition`],
+//! in its `served.rs`); [`board`] holds what the board games share.
+//!
+//! Adding a game: its folder, a line in `GAMES` (below), its page adapter, its
+//! tests and its part of `openapi.yaml` (see `docs/architecture.md`).
 
-pub mod arena;
-pub mod bench;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::suggest::{Catalog, Fields, InputError, Options, ServedPosition};
+
+pub mod board;
 pub mod connect4;
-pub mod levels;
 pub mod othello;
 pub mod tictactoe;
 pub mod tree;
@@ -15,11 +23,147 @@ pub mod tree;
 /// re-exported so callers use the same version.
 pub use serde_json;
 
-/// Caller input quoted in an error message, cut to 40 characters (with an
-/// ellipsis) so a huge value cannot make a huge message.
-pub(crate) fn shorten(text: &str) -> String {
-    match text.char_indices().nth(40) {
-        Some((at, _)) => format!("{}…", &text[..at]),
-        None => text.to_string(),
+/// What the games need from the service's settings.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The largest game tree accepted.
+    pub tree_limits: tree::TreeLimits,
+    /// The opening book's setting (`OPENING_BOOK`): unset, the built-in
+    /// book; `none`, none; else a book file.
+    pub opening_book: Option<PathBuf>,
+}
+
+/// How a game reads its position from a request's fields.
+type Reader = fn(&Registry, &Fields<'_>, &Options) -> Result<Box<dyn ServedPosition>, InputError>;
+
+/// One game of the registry: the name a request gives in `game`, the name
+/// a person reads, and how it reads its position.
+struct Entry {
+    name: &'static str,
+    title: &'static str,
+    read: Reader,
+}
+
+/// The games, by the name a request gives in `game`; the first is the one a
+/// request without `game` asks for (tic-tac-toe, or a game tree).
+const GAMES: &[Entry] = &[
+    Entry {
+        name: "tictactoe",
+        title: "tic-tac-toe",
+        read: |games, fields, options| games.board_or_tree(fields, options),
+    },
+    Entry {
+        name: "connect4",
+        title: "Connect Four",
+        read: |games, fields, _| connect4::read(fields, games.book.clone()),
+    },
+    Entry { name: "othello", title: "Othello", read: |_, fields, _| othello::read(fields) },
+];
+
+/// Why the games could not be set up (an opening book that cannot be read).
+#[derive(Debug)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// The games a service offers, with the resources they load once (the
+/// opening book).
+#[derive(Debug)]
+pub struct Registry {
+    tree_limits: tree::TreeLimits,
+    book: Option<Arc<connect4::Book>>,
+}
+
+impl Registry {
+    /// The games with `settings`: loads what they need now, so that a bad
+    /// setting stops the service before it starts.
+    pub fn new(settings: &Settings) -> Result<Registry, SetupError> {
+        let book = connect4::load_book(settings.opening_book.as_deref()).map_err(|error| {
+            let source = settings.opening_book.as_ref().map_or("built in".into(), |path| path.display().to_string());
+            SetupError(format!("the opening book ({source}) cannot be read: {error}"))
+        })?;
+        Ok(Registry { tree_limits: settings.tree_limits, book })
+    }
+
+    /// The games' names, in the registry's order.
+    pub fn names(&self) -> impl Iterator<Item = &'static str> {
+        GAMES.iter().map(|entry| entry.name)
+    }
+
+    /// A request of the first game reads a `board` (tic-tac-toe) or a
+    /// `tree` (a game tree).
+    fn board_or_tree(&self, fields: &Fields<'_>, options: &Options) -> Result<Box<dyn ServedPosition>, InputError> {
+        let others = &GAMES[1..];
+        let game = |entry: &Entry| format!("\"game\": \"{}\"", entry.name);
+        if fields.get("moves").is_some() {
+            return Err(InputError::invalid(
+                "invalid_request",
+                "moves".to_string(),
+                format!(
+                    "moves applies to {} only: send {} with it (a tic-tac-toe position is a \"board\")",
+                    list(others.iter().map(|e| e.name.to_string()), "and"),
+                    list(others.iter().map(game), "or")
+                ),
+            ));
+        }
+        match (fields.get("board"), fields.get("tree")) {
+            (Some(_), Some(_)) => Err(InputError::invalid(
+                "invalid_request",
+                None,
+                "send either \"board\" (tic-tac-toe) or \"tree\" (a game tree), not both",
+            )),
+            (None, None) => Err(InputError::invalid(
+                "invalid_request",
+                None,
+                format!(
+                    "the body needs \"board\" (tic-tac-toe), \"tree\" (a game tree), or \"game\": {} with \"moves\" or \"board\" ({})",
+                    list(others.iter().map(|e| format!("\"{}\"", e.name)), "or"),
+                    others.iter().map(|e| e.title).collect::<Vec<_>>().join(", ")
+                ),
+            )),
+            (Some(_), None) => tictactoe::read(fields),
+            (None, Some(_)) => tree::read(fields, options, self.tree_limits),
+        }
+    }
+}
+
+/// Items in a sentence: `a`, `a or b`, `a, b or c` (with `and` likewise).
+fn list(items: impl Iterator<Item = String>, and: &str) -> String {
+    let items: Vec<String> = items.collect();
+    match items.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {and} {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+impl Catalog for Registry {
+    fn read(
+        &self,
+        game: Option<&str>,
+        fields: &Fields<'_>,
+        options: &Options,
+    ) -> Result<Box<dyn ServedPosition>, InputError> {
+        let entry = match game {
+            None => &GAMES[0],
+            Some(name) => GAMES.iter().find(|entry| entry.name == name).ok_or_else(|| {
+                InputError::invalid(
+                    "invalid_option",
+                    "game".to_string(),
+                    format!("game must be {}, not {:?}", self.expected(), crate::suggest::shorten(name)),
+                )
+            })?,
+        };
+        (entry.read)(self, fields, options)
+    }
+
+    fn expected(&self) -> String {
+        list(self.names().map(|name| format!("\"{name}\"")), "or")
     }
 }

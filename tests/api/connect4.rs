@@ -540,9 +540,9 @@ async fn the_readme_example_is_exact_with_the_default_settings() {
 
     let config = bestmove::config::Config::default();
     assert_eq!(config.opening_book, None);
-    let book = bestmove::server::load_book(config.opening_book.as_deref()).expect("the built-in book");
+    let book = bestmove::games::connect4::load_book(config.opening_book.as_deref()).expect("the built-in book");
     assert!(book.is_some(), "no setting means the built-in book");
-    let app = bestmove::api::router(std::sync::Arc::new(bestmove::api::AppState::with_book(config, book)));
+    let app = bestmove::api::app(config);
     let request = Request::post("/best-move")
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(json!({"game": "connect4", "moves": "4455"}).to_string()))
@@ -567,8 +567,9 @@ async fn the_readme_example_is_exact_with_the_default_settings() {
 #[test]
 fn the_book_setting_turns_the_book_off_or_names_a_file() {
     use std::path::Path;
-    assert!(bestmove::server::load_book(Some(Path::new("none"))).expect("no book").is_none());
-    let error = bestmove::server::load_book(Some(Path::new("/nonexistent/book.dat"))).expect_err("no such file");
+    assert!(bestmove::games::connect4::load_book(Some(Path::new("none"))).expect("no book").is_none());
+    let error =
+        bestmove::games::connect4::load_book(Some(Path::new("/nonexistent/book.dat"))).expect_err("no such file");
     assert!(error.to_string().contains("cannot read the opening book"), "{error}");
 }
 
@@ -600,10 +601,7 @@ async fn at_12_stones_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_
             book.probe(&root).expect("a 12-stone position the book lists")
         })
         .collect();
-    let app = bestmove::api::router(std::sync::Arc::new(bestmove::api::AppState::with_book(
-        bestmove::config::Config::default(),
-        Some(book),
-    )));
+    let app = bestmove::api::app(bestmove::config::Config::default());
     for ((moves, best), (value, plies)) in positions.into_iter().zip(scores) {
         for time_ms in [5, 10, 50, 300] {
             let body = json!({"game": "connect4", "moves": moves, "compare": false, "time_ms": time_ms});

@@ -60,10 +60,10 @@ async fn level_10_is_full_strength_and_the_answer_echoes_the_level() {
 async fn a_level_sets_the_depth_of_its_game() {
     for level in 1..=10u8 {
         let c4 = answer(json!({"game": "connect4", "moves": "4", "level": level, "seed": 1, "compare": false})).await;
-        let expected = bestmove::games::levels::connect4(level).max_depth;
+        let expected = bestmove::games::connect4::style(level).max_depth;
         assert_eq!(c4["max_depth"], json!(expected), "level {level}");
         let ttt = answer(json!({"board": ".........", "level": level, "seed": 1})).await;
-        assert_eq!(ttt["max_depth"], json!(bestmove::games::levels::tictactoe(level).max_depth), "level {level}");
+        assert_eq!(ttt["max_depth"], json!(bestmove::games::tictactoe::style(level).max_depth), "level {level}");
     }
 }
 

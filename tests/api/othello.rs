@@ -284,7 +284,7 @@ async fn a_level_sets_the_othello_depth_and_a_seed_repeats_its_choice() {
             json!({"game": "othello", "moves": OPENING, "level": level, "seed": 1, "compare": false, "time_ms": 100}),
         )
         .await;
-        assert_eq!(a["max_depth"], json!(bestmove::games::levels::othello(level).max_depth), "level {level}");
+        assert_eq!(a["max_depth"], json!(bestmove::games::othello::style(level).max_depth), "level {level}");
         assert_eq!(a["level"], level);
     }
     let body = |seed: u64| json!({"game": "othello", "moves": OPENING, "level": 1, "seed": seed, "compare": false});

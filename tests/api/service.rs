@@ -152,7 +152,7 @@ async fn a_budget_past_the_request_timeout_is_cut_to_answer_within_it() {
     // An early Connect Four position without the book: the engine would use
     // its whole 5 s budget, but the request timeout is 400 ms: it answers
     // with what it found by then, as for a budget that ran out.
-    let config = Config { request_timeout_ms: 400, ..Config::default() };
+    let config = Config { request_timeout_ms: 400, opening_book: Some("none".into()), ..Config::default() };
     let request = Request::post("/best-move")
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::from(r#"{"game": "connect4", "moves": "4", "time_ms": 5000, "compare": false}"#))

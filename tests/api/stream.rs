@@ -96,7 +96,7 @@ async fn a_bad_request_gets_the_usual_json_error_not_a_stream() {
 
 #[tokio::test]
 async fn a_stream_whose_budget_outlasts_the_request_timeout_still_ends_with_its_answer() {
-    let config = Config { request_timeout_ms: 400, ..Config::default() };
+    let config = Config { request_timeout_ms: 400, opening_book: Some("none".into()), ..Config::default() };
     let app = bestmove::api::app(config);
     let response = app.oneshot(streaming(&json!({"game": "connect4", "moves": "4", "time_ms": 5000}))).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);

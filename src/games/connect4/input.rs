@@ -13,8 +13,8 @@ use std::fmt;
 
 use super::bitboard::has_four;
 use super::{Connect4, CELLS, HEIGHT, WIDTH};
-use crate::games::shorten;
-use crate::games::tictactoe::{cell_from_char, cell_from_json, json_kind, Player};
+use crate::games::board::{cell_from_char, cell_from_json, json_kind, Player};
+use crate::suggest::shorten;
 
 /// Bits per column in the layout: its rows and the spare bit above them.
 const STRIDE: u32 = HEIGHT + 1;

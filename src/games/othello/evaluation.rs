@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use super::patterns::{stage, Layout, LAYOUT, SCALARS, STAGES};
 use super::rules::{legal_moves, neighbours};
-use super::tuning::{decode_weights, WeightsError};
+use super::weights::{decode_weights, WeightsError};
 use crate::search::MAX_EVALUATION;
 
 /// The fitted weights as the crate embeds them.
@@ -27,7 +27,7 @@ struct Weights {
 }
 
 impl Weights {
-    /// The weights of a weights file (see [`super::tuning`]).
+    /// The weights of a weights file (see [`super::weights`]).
     fn parse(bytes: &[u8], layout: &Layout) -> Result<Weights, WeightsError> {
         let stages = decode_weights(bytes)?;
         let mut patterns = vec![0i16; STAGES * layout.full_len];

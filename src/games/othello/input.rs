@@ -15,8 +15,8 @@ use std::fmt;
 use super::game::{Moves, Othello};
 use super::rules::{final_score, flips, legal_moves};
 use super::{PASS, SQUARES};
-use crate::games::shorten;
-use crate::games::tictactoe::{cell_from_char, cell_from_json, json_kind, Player};
+use crate::games::board::{cell_from_char, cell_from_json, json_kind, Player};
+use crate::suggest::shorten;
 
 /// The four centre squares: d4, e4, d5, e5.
 const CENTRE: [u8; 4] = [27, 28, 35, 36];

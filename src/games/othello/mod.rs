@@ -70,7 +70,9 @@ mod hand;
 mod input;
 mod patterns;
 mod rules;
+mod served;
 pub mod tuning;
+pub mod weights;
 
 pub use endgame::Endgame;
 pub use evaluation::evaluate;
@@ -81,6 +83,7 @@ pub use input::{
     MOVES_SHAPE,
 };
 pub use rules::{final_score, flips, last_flip_count, legal_moves, stable_discs};
+pub use served::{points, read, style, MoveList, Question};
 
 /// Squares on the board.
 pub const SQUARES: u32 = 64;

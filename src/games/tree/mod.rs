@@ -12,8 +12,12 @@
 
 use std::fmt;
 
-use super::shorten;
+use crate::suggest::shorten;
+
+mod served;
+
 use crate::search::{Game, Heuristics, Solver};
+pub use served::{read, style, Question};
 
 /// How big a tree may be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -120,7 +120,7 @@ impl State<'_> {
             let _ = match step {
                 Step::Field(field) => write!(text, "{field}"),
                 Step::Index(i) => write!(text, "[{i}]"),
-                Step::Key(key) => write!(text, "[{}]", Value::String(crate::games::shorten(key))),
+                Step::Key(key) => write!(text, "[{}]", Value::String(super::shorten(key))),
             };
         }
         text

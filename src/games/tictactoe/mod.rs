@@ -5,41 +5,13 @@
 
 use std::fmt;
 
-use super::shorten;
+pub use super::board::Player;
+use super::board::{cell_from_char, cell_from_json, json_kind};
 use crate::search::{Game, Heuristics, Solver, Tactics};
 
-/// One of the two players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// X, who starts unless the caller says otherwise.
-    X,
-    /// O.
-    O,
-}
+mod served;
 
-impl Player {
-    /// The other player.
-    pub fn other(self) -> Player {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-
-    /// The mark as an upper-case letter.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Player::X => "X",
-            Player::O => "O",
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+pub use served::{read, style};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -464,51 +436,6 @@ pub fn cells_from_json(board: &serde_json::Value) -> Result<[Option<Player>; 9],
         other => return Err(invalid("board".into(), format!("{BOARD_SHAPE}, not {}", json_kind(other)))),
     }
     Ok(cells)
-}
-
-/// One character of a board string as a cell: a mark, or `None` for an
-/// empty-cell symbol.
-pub(crate) fn cell_from_char(c: char) -> Result<Option<Player>, ()> {
-    match c {
-        'X' | 'x' => Ok(Some(Player::X)),
-        'O' | 'o' => Ok(Some(Player::O)),
-        ' ' | '.' | '-' | '_' => Ok(None),
-        _ => Err(()),
-    }
-}
-
-/// One JSON cell of a board array, or a message saying why it is not one.
-pub(crate) fn cell_from_json(value: &serde_json::Value) -> Result<Option<Player>, String> {
-    let bad = || {
-        format!(
-            "{} is not a cell: use \"X\", \"O\", or an empty cell (\" \", \".\", \"-\", \"_\", \"\" or null)",
-            shorten(&value.to_string())
-        )
-    };
-    match value {
-        serde_json::Value::Null => Ok(None),
-        serde_json::Value::String(s) if s.is_empty() => Ok(None),
-        serde_json::Value::String(s) => {
-            let mut chars = s.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => cell_from_char(c).map_err(|()| bad()),
-                _ => Err(bad()),
-            }
-        }
-        _ => Err(bad()),
-    }
-}
-
-/// Names a JSON value's type for an error message.
-pub fn json_kind(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
