@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::sync::OwnedSemaphorePermit;
+use tokio::task::JoinHandle;
 
 use super::{ApiError, AppState};
 
@@ -34,7 +35,7 @@ impl Drop for CancelOnDrop {
 /// A place among the searches running or waiting, then a search slot: at
 /// most `search_slots` run at once and `search_queue` more may wait; beyond
 /// that the answer is 503 at once.
-pub(super) async fn admit(
+async fn admit(
     state: &Arc<AppState>,
     deadline: tokio::time::Instant,
 ) -> Result<(Admission, OwnedSemaphorePermit), ApiError> {
@@ -67,5 +68,38 @@ impl Admission {
 impl Drop for Admission {
     fn drop(&mut self) {
         self.0.admitted.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// A search admitted: its place among the searches and its slot, both held
+/// until the search really ends.
+pub(super) struct Admitted {
+    _admission: Admission,
+    _permit: OwnedSemaphorePermit,
+}
+
+/// A place, then a slot, for a search that must start by `deadline`.
+pub(super) async fn admitted(state: &Arc<AppState>, deadline: tokio::time::Instant) -> Result<Admitted, ApiError> {
+    let (admission, permit) = admit(state, deadline).await?;
+    Ok(Admitted { _admission: admission, _permit: permit })
+}
+
+impl Admitted {
+    /// Runs `work` on the blocking pool, counted among the searches in
+    /// flight, holding the slot until it returns (even if the request was
+    /// answered with a timeout meanwhile).
+    pub(super) fn spawn<T: Send + 'static>(
+        self,
+        state: &Arc<AppState>,
+        work: impl FnOnce(&AppState) -> T + Send + 'static,
+    ) -> JoinHandle<T> {
+        let worker = state.clone();
+        tokio::task::spawn_blocking(move || {
+            let _held = self;
+            worker.metrics.searches_in_flight.inc();
+            let result = work(&worker);
+            worker.metrics.searches_in_flight.dec();
+            result
+        })
     }
 }

@@ -8,7 +8,7 @@ use axum::extract::{Request, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-use super::admission::{admit, CancelOnDrop};
+use super::admission::{admitted, CancelOnDrop};
 use super::body::{read_body, require_json, Ready, INLINE_PARSE_BYTES};
 use super::metrics::AlgorithmLabels;
 use super::{stream, ApiError, AppState};
@@ -43,8 +43,8 @@ pub(super) async fn best_move(State(state): State<Arc<AppState>>, request: Reque
         } else {
             Ready::Body(body)
         };
-        let (admission, permit) = admit(&state, deadline).await?;
-        return stream::run(state.clone(), ready, permit, admission, deadline).await;
+        let admitted = admitted(&state, deadline).await?;
+        return stream::run(state.clone(), ready, admitted, deadline).await;
     }
     if small {
         let search_request = SearchRequest::parse(&body.bytes, &state.games, state.config.max_moves_limit)?;
@@ -71,22 +71,14 @@ async fn run_blocking(
     deadline: tokio::time::Instant,
 ) -> Result<Response, ApiError> {
     let timeout = || ApiError::Timeout { limit_ms: state.config.request_timeout_ms };
-    let (admission, permit) = admit(state, deadline).await?;
+    let admitted = admitted(state, deadline).await?;
 
     // Dropped with this future: when the client hangs up, axum drops the
     // handler's future, and the search stops instead of running out its budget.
     let cancel = CancelOnDrop::new();
     let flag = cancel.flag();
-    let worker = state.clone();
-    let task = tokio::task::spawn_blocking(move || {
-        // The slot is held until the work really ends, even if the request
-        // has already been answered with a timeout.
-        let _permit = permit;
-        let _admission = admission;
-        worker.metrics.searches_in_flight.inc();
-        let result = ready.into_request(&worker).and_then(|request| search(&worker, &request, &flag, deadline));
-        worker.metrics.searches_in_flight.dec();
-        result
+    let task = admitted.spawn(state, move |worker| {
+        ready.into_request(worker).and_then(|request| search(worker, &request, &flag, deadline))
     });
     match tokio::time::timeout_at(deadline, task).await {
         Ok(Ok(result)) => result,

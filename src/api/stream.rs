@@ -23,9 +23,9 @@ use std::task::{Context, Poll};
 use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit};
+use tokio::sync::{mpsc, oneshot};
 
-use super::admission::CancelOnDrop;
+use super::admission::{Admitted, CancelOnDrop};
 use super::best_move::count_nodes;
 use super::body::Ready;
 use super::error::ApiError;
@@ -108,8 +108,7 @@ fn event(name: &str, data: &impl serde::Serialize) -> Bytes {
 pub(super) async fn run(
     state: Arc<AppState>,
     ready: Ready,
-    permit: OwnedSemaphorePermit,
-    admission: impl Send + 'static,
+    admitted: Admitted,
     deadline: tokio::time::Instant,
 ) -> Result<Response, ApiError> {
     let (started_tx, started_rx) = oneshot::channel::<Result<(), ApiError>>();
@@ -118,11 +117,8 @@ pub(super) async fn run(
     // client that goes away at any point stops the search.
     let cancel = CancelOnDrop::new();
     let flag = cancel.flag();
-    let worker = state.clone();
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
-        let _admission = admission;
-        let request = match ready.into_request(&worker) {
+    admitted.spawn(&state, move |worker| {
+        let request = match ready.into_request(worker) {
             Ok(request) => request,
             Err(error) => {
                 let _ = started_tx.send(Err(error));
@@ -132,7 +128,6 @@ pub(super) async fn run(
         if started_tx.send(Ok(())).is_err() {
             return;
         }
-        worker.metrics.searches_in_flight.inc();
         let context = crate::suggest::Context { watched: true, ..worker.context(Some(deadline)) };
         let result = request.position.answer(&request.options, &context, &flag, &mut |progress| {
             // The final iteration's news comes with the answer itself, and a
@@ -146,10 +141,9 @@ pub(super) async fn run(
                 let _ = events_tx.send(event(name, progress));
             }
         });
-        worker.metrics.searches_in_flight.dec();
         let last = match result {
             Ok(answer) => {
-                count_nodes(&worker, &answer);
+                count_nodes(worker, &answer);
                 event("answer", &answer)
             }
             Err(_) => {
