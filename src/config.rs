@@ -34,11 +34,11 @@ pub const DEFAULT_MAX_MOVES_LIMIT: usize = 10_000;
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 /// Default most time the engine may take for one answer, whatever `time_ms` asks.
 pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
-/// Default node budget that sets the depth of plain minimax and alpha-beta on Connect Four.
+/// Default node budget that sets the depth of plain minimax and alpha-beta where the engine answers.
 pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
 /// Default for a request that does not send `compare`: run every search.
 pub const DEFAULT_COMPARE: bool = true;
-/// Default size of a Connect Four search's transposition table, in MiB.
+/// Default size of an engine search's transposition table, in MiB.
 pub const DEFAULT_TT_MIB: usize = 64;
 /// Default time a connection has to deliver a request's headers.
 pub const DEFAULT_HEADER_READ_TIMEOUT_MS: u64 = 10_000;
@@ -150,23 +150,25 @@ pub struct Config {
     #[arg(long, env = "MAX_SEARCH_MS", default_value_t = DEFAULT_MAX_SEARCH_MS)]
     pub max_search_ms: u64,
 
-    /// On Connect Four, plain minimax and alpha-beta search to the deepest
-    /// depth whose plain minimax search visits at most this many positions.
+    /// Where the engine answers (Connect Four, Othello), plain minimax and
+    /// alpha-beta compare at the deepest depth whose plain minimax search
+    /// visits at most this many positions, within a quarter of the request's
+    /// time budget.
     #[arg(long, env = "COMPARE_MAX_NODES", default_value_t = DEFAULT_COMPARE_MAX_NODES)]
     pub compare_max_nodes: u64,
 
     /// Whether a request that does not send `compare` also runs the
     /// searches its answer is not read from, for their node counts: plain
-    /// minimax and alpha-beta on Connect Four (the engine answers), or
-    /// alpha-beta and the engine on tic-tac-toe and trees (plain minimax
-    /// answers). false: a Connect Four answer costs the engine alone.
+    /// minimax and alpha-beta where the engine answers (Connect Four,
+    /// Othello), or alpha-beta and the engine where plain minimax answers
+    /// (tic-tac-toe, trees). false: an answer costs its own search alone.
     #[arg(long, env = "COMPARE", default_value_t = DEFAULT_COMPARE, action = clap::ArgAction::Set,
           value_name = "true|false")]
     pub compare: bool,
 
-    /// Size of the transposition table of each Connect Four search, in MiB
-    /// (one table per search slot, reused; tic-tac-toe and trees use a
-    /// small table of their own).
+    /// Size of the transposition table of each engine search that answers
+    /// (Connect Four, Othello), in MiB (one table per search slot, reused;
+    /// tic-tac-toe and trees use a small table of their own).
     #[arg(long = "tt-mib", env = "TT_MIB", default_value_t = DEFAULT_TT_MIB,
           value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=16384))]
     pub tt_mib: usize,

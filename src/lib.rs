@@ -1,26 +1,39 @@
-//! bestmove: finds the best move in tic-tac-toe, Connect Four or any game
-//! tree written in JSON, with plain minimax, alpha-beta and an engine side by
-//! side.
+//! bestmove: finds the best move in tic-tac-toe, Connect Four, Othello or
+//! any game tree written in JSON, with plain minimax, alpha-beta and an
+//! engine side by side.
 //!
-//! The crate is layered so that data flows one way:
+//! The crate is layered so that data flows one way, each layer knowing
+//! only the ones below it (`docs/architecture.md` draws them):
 //!
 //! - [`search`]: the shared core, generic over a game's rules
 //!   ([`search::Game`]), its heuristics ([`search::Heuristics`]) and the
 //!   solver's exact knowledge of it ([`search::Solver`]):
 //!   [`search::minimax`], [`search::alpha_beta`] and [`search::engine`]
 //!   (move ordering, a transposition table, iterative deepening,
-//!   null-window solving, time budgets);
-//! - [`games`]: tic-tac-toe and Connect Four (bitboards, and Connect Four's
-//!   opening book) and generic JSON trees, each turning input into a
-//!   position that cannot be invalid;
-//! - `api`: the HTTP layer (axum): parses and validates requests, runs the
-//!   searches off the async workers, maps every failure to a JSON error;
+//!   null-window solving, a heuristic driver with selective search, time
+//!   budgets);
+//! - [`suggest`]: the application layer, which names no game and knows no
+//!   HTTP: the options every request shares, what a game implements to be
+//!   served ([`suggest::ServedPosition`]), the pipelines that run and
+//!   report the searches within a budget, the answer's shape, the tables,
+//!   and strength (levels, mistakes, tie-breaks);
+//! - [`games`]: the registry of the games ([`games::Registry`], the one
+//!   place that names them all) and a folder per game: tic-tac-toe,
+//!   Connect Four (bitboards, its opening book, an endgame solver),
+//!   Othello (a fitted pattern evaluation, an exact endgame solver) and
+//!   generic JSON trees, each turning input into a position that cannot be
+//!   invalid and serving it;
+//! - [`play`]: matches between players and the bench signature, outside
+//!   the service;
+//! - `api`: the HTTP layer (axum), by concern: middleware, the body,
+//!   admission to a search slot, the handler and its event stream, the
+//!   page, health and metrics, errors;
 //! - `config`: every setting, from flags and environment variables;
 //! - `server`: serving the api on a listener with bounded connections
 //!   (header and idle timeouts, a connection limit), draining on shutdown.
 //!
-//! The search core knows nothing of HTTP or JSON; the games know nothing of
-//! HTTP.
+//! The search core knows nothing of HTTP, JSON or any game; the games know
+//! nothing of HTTP; the layer between them names no game.
 //!
 //! # Features
 //!
