@@ -20,6 +20,7 @@ mod bitboard;
 mod book;
 mod endgame;
 mod input;
+mod reachable;
 mod served;
 
 pub use bitboard::Connect4;

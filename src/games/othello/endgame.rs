@@ -41,7 +41,7 @@ const STABILITY_EMPTIES: u32 = 4;
 /// stable discs, which it keeps to the end: at most `64 - 2 * stable`
 /// for the side to move, the empty squares counted as the winner's.
 #[inline(always)]
-fn stability_bound(me: u64, op: u64, alpha: Packed, ply: u32) -> Option<Packed> {
+fn stability_bound(me: u64, op: u64, alpha: Encoded, ply: u32) -> Option<Encoded> {
     let bound = |stable: u32| pack((64 - 2 * i64::from(stable)).max(0), ply);
     // Even with every opponent disc stable the bound would be above alpha.
     if alpha == -INFINITY || bound(op.count_ones()) > alpha {
@@ -68,8 +68,8 @@ struct Context {
 struct Slot {
     me: u64,
     op: u64,
-    lower: Packed,
-    upper: Packed,
+    lower: Encoded,
+    upper: Encoded,
 }
 
 /// The solver's table holds `2^TABLE_BITS` slots (32 bytes each: 128 KiB,
@@ -87,7 +87,7 @@ const TABLE_EMPTIES: u32 = 6;
 /// position) as seen `by` plies further on (wrapping: a negated `by` goes
 /// back): a decided game's plies move, a draw and an infinite bound stay.
 #[inline(always)]
-fn rebase(score: Packed, by: u32) -> Packed {
+fn rebase(score: Encoded, by: u32) -> Encoded {
     if score == INFINITY || score == -INFINITY {
         return score;
     }
@@ -139,20 +139,20 @@ fn odd_quadrants(empty: u64) -> u64 {
 /// above bit 32, the ply at which its line ends below, so that a win is
 /// better the sooner and a loss the later it comes, and negation is the
 /// other side's view.
-type Packed = i64;
+type Encoded = i64;
 const PLY_BITS: u32 = 32;
-const INFINITY: Packed = i64::MAX;
+const INFINITY: Encoded = i64::MAX;
 
 #[inline(always)]
-fn pack(value: i64, ply: u32) -> Packed {
+fn pack(value: i64, ply: u32) -> Encoded {
     (value << PLY_BITS) - value.signum() * i64::from(ply)
 }
 
-/// A search bound as a [`Packed`] score (the same encoding, narrower): a
+/// A search bound as a [`Encoded`] score (the same encoding, narrower): a
 /// bound beyond every score of the game, as an infinite one, which
 /// compares the same with them.
 #[inline(always)]
-fn packed(score: Score) -> Packed {
+fn packed(score: Score) -> Encoded {
     match (score.ply(), score.heuristic()) {
         _ if score >= Score::INFINITY => INFINITY,
         _ if score <= -Score::INFINITY => -INFINITY,
@@ -164,7 +164,7 @@ fn packed(score: Score) -> Packed {
 }
 
 #[inline(always)]
-fn unpack(score: Packed) -> (i64, u32) {
+fn unpack(score: Encoded) -> (i64, u32) {
     let value = (score + (1 << (PLY_BITS - 1))) >> PLY_BITS;
     (value, ((value << PLY_BITS) - score).unsigned_abs() as u32)
 }
@@ -229,7 +229,7 @@ impl Endgame {
     /// processor's AVX2 when it has it, the portable one otherwise (the
     /// same search, the same positions).
     #[inline(always)]
-    fn search(&self, me: u64, op: u64, alpha: Packed, beta: Packed, ply: u32) -> Packed {
+    fn search(&self, me: u64, op: u64, alpha: Encoded, beta: Encoded, ply: u32) -> Encoded {
         #[cfg(target_arch = "x86_64")]
         if self.avx2 {
             // SAFETY: `avx2` is set only where the processor has every
@@ -249,7 +249,7 @@ macro_rules! solver_search {
     /// Fail-soft alpha-beta for the side with `me` at `ply`, within
     /// `(alpha, beta)`. Recursion is at most two plies per empty square.
     $(#[$all])*
-    pub(super) fn search(cx: &Context, me: u64, op: u64, alpha: Packed, beta: Packed, ply: u32) -> Packed {
+    pub(super) fn search(cx: &Context, me: u64, op: u64, alpha: Encoded, beta: Encoded, ply: u32) -> Encoded {
         cx.count();
         let empty = !(me | op);
         if empty & empty.wrapping_sub(1) == 0 {
@@ -274,7 +274,7 @@ macro_rules! solver_search {
     /// legal `moves` are known (a child of `search_fastest_first`, which
     /// found them to order it).
     $(#[$all])*
-    pub(super) fn search_known(cx: &Context, me: u64, op: u64, moves: u64, alpha: Packed, beta: Packed, ply: u32) -> Packed {
+    pub(super) fn search_known(cx: &Context, me: u64, op: u64, moves: u64, alpha: Encoded, beta: Encoded, ply: u32) -> Encoded {
         cx.count();
         let empties = (!(me | op)).count_ones();
         if empties >= STABILITY_EMPTIES {
@@ -291,7 +291,7 @@ macro_rules! solver_search {
     /// The moves among `squares` (the empty squares, or the legal moves
     /// where they are known) tried by parity, odd quadrants first.
     $(#[$all])*
-    pub(super) fn search_by_parity(cx: &Context, me: u64, op: u64, squares: u64, mut alpha: Packed, beta: Packed, ply: u32) -> Packed {
+    pub(super) fn search_by_parity(cx: &Context, me: u64, op: u64, squares: u64, mut alpha: Encoded, beta: Encoded, ply: u32) -> Encoded {
         let odd = odd_quadrants(!(me | op));
         let mut best = -INFINITY;
         for squares in [squares & odd & !NEXT_TO_CORNERS, squares & odd & NEXT_TO_CORNERS, squares & !odd & !NEXT_TO_CORNERS, squares & !odd & NEXT_TO_CORNERS] {
@@ -331,7 +331,7 @@ macro_rules! solver_search {
     /// replies counting double), then parity: where more empty squares
     /// are left, ordering pays for what it costs.
     $(#[$all])*
-    pub(super) fn search_fastest_first(cx: &Context, me: u64, op: u64, squares: u64, mut alpha: Packed, beta: Packed, ply: u32) -> Packed {
+    pub(super) fn search_fastest_first(cx: &Context, me: u64, op: u64, squares: u64, mut alpha: Encoded, beta: Encoded, ply: u32) -> Encoded {
         if squares == 0 {
             let theirs = legal_moves(op, me);
             if theirs == 0 {
@@ -421,7 +421,7 @@ macro_rules! solver_search {
     /// scored directly; a pass when it can play neither.
     $(#[$leaf])*
     $(#[$all])*
-    pub(super) fn two(cx: &Context, me: u64, op: u64, empty: u64, beta: Packed, ply: u32) -> Packed {
+    pub(super) fn two(cx: &Context, me: u64, op: u64, empty: u64, beta: Encoded, ply: u32) -> Encoded {
         let first = empty.trailing_zeros();
         let second = (empty & (empty - 1)).trailing_zeros();
         let mut best = -INFINITY;
@@ -455,7 +455,7 @@ macro_rules! solver_search {
     /// it, or passes and the opponent does, or the game ends as it stands.
     $(#[$leaf])*
     $(#[$all])*
-    pub(super) fn last(me: u64, op: u64, empty: u64, ply: u32) -> Packed {
+    pub(super) fn last(me: u64, op: u64, empty: u64, ply: u32) -> Encoded {
         if empty == 0 {
             return pack(final_score(me, op), ply);
         }
@@ -481,7 +481,7 @@ macro_rules! solver_search {
 mod portable {
     use super::super::rules::{final_score, flips, last_flip_count, legal_moves, ADJACENT};
     use super::{
-        odd_quadrants, pack, rebase, stability_bound, Context, Endgame, Packed, Slot, CORNERS, FASTEST_FIRST_EMPTIES,
+        odd_quadrants, pack, rebase, stability_bound, Context, Encoded, Endgame, Slot, CORNERS, FASTEST_FIRST_EMPTIES,
         INFINITY, NEXT_TO_CORNERS, STABILITY_EMPTIES, TABLE_EMPTIES,
     };
 
@@ -496,7 +496,7 @@ mod with_avx2 {
     use super::super::avx2::{flips, legal_moves};
     use super::super::rules::{final_score, last_flip_count, ADJACENT};
     use super::{
-        odd_quadrants, pack, rebase, stability_bound, Context, Endgame, Packed, Slot, CORNERS, FASTEST_FIRST_EMPTIES,
+        odd_quadrants, pack, rebase, stability_bound, Context, Encoded, Endgame, Slot, CORNERS, FASTEST_FIRST_EMPTIES,
         INFINITY, NEXT_TO_CORNERS, STABILITY_EMPTIES, TABLE_EMPTIES,
     };
 

@@ -39,12 +39,13 @@
 //!
 //! The parts, a file each: `node.rs` the node search; `picker.rs` the move
 //! buffers and the order moves are tried in; `budget.rs` what stops a
-//! search (time, positions, allowances, cancellation); `solver.rs` the
-//! solver's root (every move's exact score, the oracle's known score, what
-//! a budget cut leaves); `heuristic.rs` the heuristic driver (aspiration
-//! windows, the soft and hard time limits); `line.rs` the line of best
-//! play; this file the shared state and the solver's driver (deepening,
-//! bisection, the time shares).
+//! search (time, positions, allowances, cancellation); `bisect.rs` the
+//! bisection driver's root (every move's exact score by null windows over
+//! the outcomes, the oracle's known score, what a budget cut leaves);
+//! `pvs.rs` the heuristic driver (principal variation search within
+//! aspiration windows, selective passes, the soft and hard time limits);
+//! `line.rs` the line of best play; this file the shared state and the
+//! bisection driver itself (deepening, bisection, the time shares).
 //!
 //! At a fixed depth limit the engine's score equals [`super::minimax`]'s
 //! with the same evaluation: every pruning rule is exact at the depth it is
@@ -58,12 +59,12 @@ use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
 use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, OutcomeProbe, Score, Solver, Tactics};
 
+mod bisect;
 mod budget;
-mod heuristic;
 mod line;
 mod node;
 mod picker;
-mod solver;
+mod pvs;
 
 use budget::{Stop, CHECK_INTERVAL};
 

@@ -1,4 +1,4 @@
-//! The solver driver's root: every root move's exact score by null
+//! The bisection driver's root: every root move's exact score by null
 //! windows over the outcomes, a move that keeps a score the oracle knows,
 //! the deepening's scores for what the budget leaves unsolved, and the
 //! answer settled from all of it.
