@@ -39,7 +39,7 @@ impl Game for Nim {
 }
 
 impl Heuristics for Nim {
-    fn evaluate(&self) -> i64 {
+    fn cut_value(&self) -> i64 {
         0
     }
 }

@@ -59,7 +59,7 @@ fn main() {
                 let exact = search(&mut table, &pos, None).score.value() * 100;
                 for depth in 0..DEPTHS {
                     let shallow = if depth == 0 {
-                        i64::from(pos.evaluation())
+                        i64::from(pos.estimate())
                     } else {
                         points(search(&mut table, &pos, Some(depth)).score)
                     };

@@ -25,7 +25,7 @@ impl Game for Nim {
 }
 
 impl Heuristics for Nim {
-    fn evaluate(&self) -> i64 {
+    fn cut_value(&self) -> i64 {
         0
     }
 }
@@ -68,7 +68,7 @@ impl Game for RandomTree<'_> {
 }
 
 impl Heuristics for RandomTree<'_> {
-    fn evaluate(&self) -> i64 {
+    fn cut_value(&self) -> i64 {
         0
     }
 }

@@ -45,7 +45,7 @@
 //! }
 //!
 //! impl Heuristics for Nim {
-//!     fn evaluate(&self) -> i64 {
+//!     fn cut_value(&self) -> i64 {
 //!         0
 //!     }
 //! }
@@ -65,8 +65,8 @@
 
 mod choose;
 mod engine;
-mod lines;
 mod plain;
+mod pv_table;
 mod score;
 mod table;
 mod traits;
@@ -78,21 +78,21 @@ pub use engine::{
 /// The random number generator [`choose`] takes, re-exported so callers
 /// use the same version: `bestmove::search::fastrand::Rng::with_seed(42)`.
 pub use fastrand;
-use lines::Lines;
 pub use plain::{alpha_beta, minimax, Cancelled, Limits, RootMove, SearchResult};
+use pv_table::PvTable;
 use score::Packed;
 pub use score::{Score, MAX_EVALUATION};
 pub use table::Table;
 pub use traits::{Game, Heuristics, NoOracle, Oracle, OutcomeProbe, Solver, Tactics};
 
 /// The score of a position that is not over where the search stops at
-/// `ply`: its [`Heuristics::evaluate`] value, or when that is 0, its
-/// [`Heuristics::evaluation`] in the band between every loss and every win. Every
+/// `ply`: its [`Heuristics::cut_value`] value, or when that is 0, its
+/// [`Heuristics::estimate`] in the band between every loss and every win. Every
 /// search scores a cut line this one way.
 #[inline(always)]
 fn cut_score<G: Heuristics, S: Packed>(pos: &G, ply: u32) -> S {
-    match pos.evaluate() {
-        0 => S::evaluation(pos.evaluation()),
+    match pos.cut_value() {
+        0 => S::evaluation(pos.estimate()),
         value => S::new(value, ply),
     }
 }

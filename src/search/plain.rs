@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::lines::Lines;
+use super::pv_table::PvTable;
 use super::score::{Packed, SmallScore};
 use super::{cut_score, Game, Heuristics, Score};
 
@@ -111,7 +111,7 @@ struct Searcher<'a, M> {
     cancel: Option<&'a AtomicBool>,
     deadline: Option<Instant>,
     max_nodes: u64,
-    lines: Lines<M>,
+    lines: PvTable<M>,
     root_moves: Vec<RootMove<M>>,
 }
 
@@ -131,7 +131,7 @@ impl<'a, M: Copy> Searcher<'a, M> {
             max_nodes: limits.max_nodes.unwrap_or(u64::MAX),
             // Any legal move fills the line buffer up front; a finished root
             // writes no line.
-            lines: Lines::new(plies, if root.outcome().is_none() { root.moves().next() } else { None }),
+            lines: PvTable::new(plies, if root.outcome().is_none() { root.moves().next() } else { None }),
             root_moves: Vec::new(),
         }
     }

@@ -7,7 +7,7 @@
 use super::Score;
 
 /// The rules of a two-player, zero-sum, perfect-information game, seen from
-/// one position: all that [`minimax`] needs besides a static value for the
+/// one position: all that [`minimax`](super::minimax) needs besides a static value for the
 /// lines a depth limit cuts ([`Heuristics`]), and the base of the engine's
 /// [`Solver`].
 ///
@@ -16,7 +16,7 @@ use super::Score;
 /// never has to undo anything.
 ///
 /// Contract the searches rely on:
-/// - every value (from [`Game::outcome`] and [`Heuristics::evaluate`]) is
+/// - every value (from [`Game::outcome`] and [`Heuristics::cut_value`]) is
 ///   from the point of view of the side to move, and is never `i64::MIN`,
 ///   so it can always be negated;
 /// - a position that is not over has at least one legal move.
@@ -91,14 +91,14 @@ pub trait Game: Clone {
 }
 
 /// What guides a search but proves nothing: the value of a line cut by a
-/// depth limit, and the order moves are tried in. What [`minimax`] and
-/// [`alpha_beta`] need beyond the rules.
+/// depth limit, and the order moves are tried in. What [`minimax`](super::minimax) and
+/// [`alpha_beta`](super::alpha_beta) need beyond the rules.
 ///
-/// A game with nothing to say here gives [`Heuristics::evaluate`] as 0
+/// A game with nothing to say here gives [`Heuristics::cut_value`] as 0
 /// (every cut line a draw) and keeps every default, as the
 /// [module's example](crate::search) does.
 ///
-/// A better estimate ([`Heuristics::evaluation`]) makes a search cut by a
+/// A better estimate ([`Heuristics::estimate`]) makes a search cut by a
 /// depth or a budget play better; a better ranking of the moves
 /// ([`Heuristics::rank_moves`]) makes the engine's alpha-beta cut sooner,
 /// and so faster. Neither changes a score the engine proves.
@@ -110,20 +110,20 @@ pub trait Heuristics: Game {
     /// limit stops the search before the end of a line, as a value like
     /// [`Game::outcome`]'s (a game tree's inner node's own value, say).
     /// A game whose outcomes are few (win, draw, loss) returns 0 here and
-    /// gives its heuristic as [`Heuristics::evaluation`].
-    fn evaluate(&self) -> i64;
+    /// gives its heuristic as [`Heuristics::estimate`].
+    fn cut_value(&self) -> i64;
 
     /// A heuristic estimate, in the game's own points (positive favours the
-    /// side to move, at most [`MAX_EVALUATION`] either way), of a position
+    /// side to move, at most [`MAX_EVALUATION`](super::MAX_EVALUATION) either way), of a position
     /// that is not over, for a search cut by a depth limit or a budget
-    /// where [`Heuristics::evaluate`] is 0. It ranks below every win and
+    /// where [`Heuristics::cut_value`] is 0. It ranks below every win and
     /// above every loss ([`Score::evaluation`]), so a forced result within
     /// the horizon always outweighs it. The default, 0, knows nothing.
-    fn evaluation(&self) -> i32 {
+    fn estimate(&self) -> i32 {
         0
     }
 
-    /// The outcome an [`Heuristics::evaluation`] of `points` estimates, for
+    /// The outcome an [`Heuristics::estimate`] of `points` estimates, for
     /// a game whose evaluation is counted in its outcome's units (Othello's
     /// 100 points to a disc): a search to the end centres its aspiration
     /// windows on it once its lines reach the end (see [`Oracle::reach`]).
@@ -134,7 +134,7 @@ pub trait Heuristics: Game {
     }
 
     /// True when every value anywhere below this position (of
-    /// [`Game::outcome`] and [`Heuristics::evaluate`]) lies within
+    /// [`Game::outcome`] and [`Heuristics::cut_value`]) lies within
     /// `-(2^31 - 1) ..= 2^31 - 1`. The searches then pack their scores into
     /// 64 bits instead of 128, which is faster; a game that says so wrongly
     /// gets wrong scores, so the default is false.
@@ -189,7 +189,7 @@ pub trait Heuristics: Game {
 /// A prediction of a position's outcome (or, in the midgame, of a deeper
 /// search's score) by a shallow search (see [`Heuristics::outcome_probe`]
 /// and [`Heuristics::midgame_probe`]): the outcome, in points of
-/// [`Heuristics::evaluation`], lies within `t * sigma` of the shallow
+/// [`Heuristics::estimate`], lies within `t * sigma` of the shallow
 /// search's score with the probability of `t` standard deviations of a
 /// normal distribution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,7 +203,7 @@ pub struct OutcomeProbe {
     pub unit: i32,
 }
 
-/// The solver's exact knowledge of a game: what the [`engine`] needs beyond
+/// The solver's exact knowledge of a game: what the [`engine`](super::engine) needs beyond
 /// the rules and the heuristics, every method an optional extension whose
 /// default is always correct, only slower. A game with nothing to add
 /// writes `impl Solver for MyGame {}`.
@@ -226,7 +226,7 @@ pub struct OutcomeProbe {
 /// - [`Solver::twin`]: a symmetric position's twin moves are scored once.
 pub trait Solver: Heuristics {
     /// The least and the greatest value an outcome can have, when the game
-    /// knows them; [`Heuristics::evaluate`] must lie strictly between the
+    /// knows them; [`Heuristics::cut_value`] must lie strictly between the
     /// two. The engine then narrows its windows and solves by null-window
     /// bisection. `None` (the default) says nothing.
     fn value_range(&self) -> Option<(i64, i64)> {
@@ -281,7 +281,7 @@ pub trait Solver: Heuristics {
 
 /// Exact knowledge from outside the search (an opening book, endgame
 /// tables), handed to the engine beside the position
-/// ([`engine_with_oracle`]): positions never carry it.
+/// ([`engine_with_oracle`](super::engine_with_oracle)): positions never carry it.
 pub trait Oracle<G: Game> {
     /// The exact score of `position`, when known without searching: the
     /// value for the side to move and the plies to the end of the game
@@ -334,7 +334,7 @@ pub trait Oracle<G: Game> {
     }
 }
 
-/// The oracle that knows nothing: what [`engine`] consults.
+/// The oracle that knows nothing: what [`engine`](super::engine) consults.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoOracle;
 

@@ -210,8 +210,8 @@ impl Game for Connect4 {
 }
 
 impl Heuristics for Connect4 {
-    /// Outcomes are -1, 0 and +1: the estimate is [`Heuristics::evaluation`].
-    fn evaluate(&self) -> i64 {
+    /// Outcomes are -1, 0 and +1: the estimate is [`Heuristics::estimate`].
+    fn cut_value(&self) -> i64 {
         0
     }
 
@@ -219,7 +219,7 @@ impl Heuristics for Connect4 {
     /// cell that would complete a four for a side, more on a row of its
     /// owner's parity, and each stone by its column, centre first.
     #[inline]
-    fn evaluation(&self) -> i32 {
+    fn estimate(&self) -> i32 {
         evaluation(self.current, self.current ^ self.mask, self.mask)
     }
 

@@ -139,7 +139,7 @@ impl Othello {
             *hint -= POTENTIAL_HINT * neighbours(child.op, child.empty()).count_ones() as i32;
             if evaluate {
                 // The child's evaluation is the opponent's.
-                *hint -= child.evaluation() / EVALUATION_HINT_DIVISOR;
+                *hint -= child.estimate() / EVALUATION_HINT_DIVISOR;
             }
         }
     }
@@ -239,14 +239,14 @@ impl Game for Othello {
 }
 
 impl Heuristics for Othello {
-    /// Outcomes are disc differences: the estimate is [`Heuristics::evaluation`].
-    fn evaluate(&self) -> i64 {
+    /// Outcomes are disc differences: the estimate is [`Heuristics::estimate`].
+    fn cut_value(&self) -> i64 {
         0
     }
 
     /// The fitted estimate of the `evaluation` module.
     #[inline]
-    fn evaluation(&self) -> i32 {
+    fn estimate(&self) -> i32 {
         evaluation::evaluate(self.me, self.op)
     }
 

@@ -330,7 +330,7 @@ impl Game for TicTacToe {
 
 impl Heuristics for TicTacToe {
     /// An undecided position is worth a draw.
-    fn evaluate(&self) -> i64 {
+    fn cut_value(&self) -> i64 {
         0
     }
 

@@ -326,7 +326,7 @@ impl Heuristics for TreeGame<'_> {
     /// search to [`TreeGame::max_depth`] stops at has one. A search cut
     /// shallower or deeper (such as a shallow iteration used only to order
     /// moves) may stop at a node without one, which then counts as 0.
-    fn evaluate(&self) -> i64 {
+    fn cut_value(&self) -> i64 {
         self.sign * self.tree.nodes[self.node as usize].value
     }
 

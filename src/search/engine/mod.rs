@@ -57,7 +57,7 @@ use std::time::{Duration, Instant};
 
 use super::score::{Packed, SmallScore};
 use super::table::{Bound, Hit, Table, NO_MOVE, UNLIMITED};
-use super::{cut_score, Cancelled, Game, Limits, Lines, NoOracle, Oracle, OutcomeProbe, Score, Solver, Tactics};
+use super::{cut_score, Cancelled, Game, Limits, NoOracle, Oracle, OutcomeProbe, PvTable, Score, Solver, Tactics};
 
 mod bisect;
 mod budget;
@@ -260,7 +260,7 @@ struct Engine<'a, G: Solver, S, O> {
     /// The line of best play of each ply, kept during a full-window search
     /// of a game with no table, where walking the line afterwards would
     /// search again what the search itself saw.
-    lines: Option<Lines<G::Move>>,
+    lines: Option<PvTable<G::Move>>,
     range: Option<(i64, i64)>,
     /// Every score a line can end with, ascending, for bisection.
     candidates: Vec<S>,
@@ -468,7 +468,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     fn start_deepening(&mut self, root: &G, keep_lines: bool) -> u32 {
         if self.table.is_none() && keep_lines {
             let plies = root.max_plies_hint().min(self.target as usize);
-            self.lines = Some(Lines::new(plies, root.moves().next()));
+            self.lines = Some(PvTable::new(plies, root.moves().next()));
         }
         // Deepening pays for itself by filling the table with the moves that
         // order the next iteration, and by having an answer ready when the

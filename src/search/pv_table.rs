@@ -1,9 +1,11 @@
-//! The lines of best play a search keeps while it runs.
+//! The principal-variation table: the lines of best play a search keeps
+//! while it runs (the engine's walk of the line after a search is
+//! `engine/line.rs`).
 
 /// The principal variation of every open node, kept in O(1) per node however
 /// deep the tree, without copying lines.
 ///
-/// Lines live in rows of moves indexed by ply from the root. The node open at
+/// PvTable live in rows of moves indexed by ply from the root. The node open at
 /// ply `p` owns the row that starts at `rows[p]`: the move it plays at index
 /// `p`, then the line of its best child so far, up to index `ends[p]`. When a
 /// child that is itself a node (at ply `p + 1`) becomes the best, its whole
@@ -14,7 +16,7 @@
 ///
 /// The rows are one flat buffer, `width` rows of `width` moves, with `width`
 /// more than the deepest ply seen so far; it widens when a line goes deeper.
-pub(super) struct Lines<M> {
+pub(super) struct PvTable<M> {
     /// `width * width` moves, or none when the root has no move to write.
     moves: Vec<M>,
     width: usize,
@@ -29,13 +31,13 @@ pub(super) struct Lines<M> {
 /// Deeper searches widen it as they go.
 const MAX_INITIAL_WIDTH: usize = 4096;
 
-impl<M: Copy> Lines<M> {
+impl<M: Copy> PvTable<M> {
     /// Room for lines of up to `plies` moves without widening. `filler` is
     /// any move, to fill the buffer with (never read: lines only cover what
     /// was written); `None` when the root has no move, so no line is written.
     pub(super) fn new(plies: usize, filler: Option<M>) -> Self {
         let width = (plies + 1).clamp(2, MAX_INITIAL_WIDTH);
-        Lines {
+        PvTable {
             moves: filler.map_or_else(Vec::new, |mv| vec![mv; width * width]),
             width,
             rows: (0..width).map(|row| row * width).collect(),
@@ -116,7 +118,7 @@ mod tests {
 
     #[test]
     fn a_line_survives_widening_and_the_siblings_searched_after_it() {
-        let mut lines = Lines::new(1, Some(0));
+        let mut lines = PvTable::new(1, Some(0));
         for ply in 0..10 {
             lines.open(ply);
         }
