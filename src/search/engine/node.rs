@@ -2,7 +2,7 @@
 //! game's tactics, the table's bounds and move, and enhanced
 //! transposition cutoffs.
 
-use super::picker::{order, table_move};
+use super::picker::{stage_first, stage_rest, table_move};
 use super::*;
 use crate::search::MAX_EVALUATION;
 
@@ -172,13 +172,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 }
             }
         }
-        // With the table's move first, the game ranks the other moves only
-        // if that one does not settle the position.
-        let lazy = hint_move != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint_move);
-        if !lazy {
-            pos.rank_moves_with_depth(&mut moves, left);
-        }
-        order::<G>(&mut moves, hint_move);
+        let lazy = stage_first(pos, &mut moves, hint_move, left);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
         if !lazy && !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
             if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
@@ -191,8 +185,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         let mut best_move = NO_MOVE;
         for i in 0..moves.len() {
             if lazy && i == 1 {
-                pos.rank_moves_with_depth(&mut moves[1..], left);
-                order::<G>(&mut moves[1..], NO_MOVE);
+                stage_rest(pos, &mut moves[1..], left);
                 self.prefetch_children(pos, &moves[1..]);
                 if !root && pos.max_plies_hint() >= CHILD_CUT_PLIES {
                     if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {

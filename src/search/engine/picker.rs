@@ -1,7 +1,10 @@
 //! The move picker: the one owner of the per-ply move buffers, and the
-//! order moves are tried in (the table's move, then by the game's hints).
+//! order moves are tried in, in stages: the table's move first, alone;
+//! the rest ranked (by the game's costlier knowledge, then its hints) only
+//! when that move does not settle the position.
 
 use super::*;
+use crate::search::Heuristics;
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     #[inline(always)]
@@ -47,4 +50,26 @@ pub(super) fn order<G: Game>(moves: &mut [(G::Move, i32)], first: u16) {
             moves[..=at].rotate_right(1);
         }
     }
+}
+
+/// The first stage of a position's moves (`moves`, with the game's
+/// hints): with the table's move (`hint`) among them, it goes first and
+/// the rest wait, unranked, for [`stage_rest`] (true); otherwise every move
+/// is ranked and ordered now (false). `left` is the plies to search below.
+#[inline(always)]
+pub(super) fn stage_first<G: Heuristics>(pos: &G, moves: &mut [(G::Move, i32)], hint: u16, left: u32) -> bool {
+    let lazy = hint != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint);
+    if !lazy {
+        pos.rank_moves_with_depth(moves, left);
+    }
+    order::<G>(moves, hint);
+    lazy
+}
+
+/// The second stage: the moves after the table's move, ranked and ordered
+/// once it did not settle the position.
+#[inline(always)]
+pub(super) fn stage_rest<G: Heuristics>(pos: &G, rest: &mut [(G::Move, i32)], left: u32) {
+    pos.rank_moves_with_depth(rest, left);
+    order::<G>(rest, NO_MOVE);
 }
