@@ -102,62 +102,11 @@ pub struct Options {
     pub compare: Option<bool>,
 }
 
-/// A validated request: the position, and the options.
-pub struct Request {
-    /// The position, read by its game.
-    pub position: Box<dyn ServedPosition>,
-    /// The options every game shares, a level's style applied.
-    pub options: Options,
-}
-
-impl fmt::Debug for Request {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Request").field("position", &self.position).field("options", &self.options).finish()
-    }
-}
-
-impl Request {
-    /// Reads a request body (already known to be declared as JSON): the
-    /// options here, the position by the game of `games` the request
-    /// names. `max_moves_limit` is the most `max_moves` may ask for.
-    pub fn parse(body: &[u8], games: &dyn Catalog, max_moves_limit: usize) -> Result<Request, InputError> {
-        let text = std::str::from_utf8(body)
-            .map_err(|e| InputError::Malformed(format!("the body is not UTF-8 text ({e})")))?;
-        // Values are kept as raw text: a deeply nested tree is skipped here
-        // without recursion and read by the tree's own iterative parser.
-        let members: Members<'_> = serde_json::from_str(text).map_err(|e| match e.classify() {
-            // Not an object, but is it JSON at all? (Skipping a value is
-            // iterative in serde_json, so any depth is safe here.)
-            serde_json::error::Category::Data => match serde_json::from_str::<de::IgnoredAny>(text) {
-                Ok(_) => InputError::invalid(
-                    "invalid_request",
-                    None,
-                    "the body must be a JSON object, such as {\"board\": \".........\"}",
-                ),
-                Err(syntax) => InputError::Malformed(syntax.to_string()),
-            },
-            _ => InputError::Malformed(e.to_string()),
-        })?;
-
-        let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
-        let mut seen = [false; FIELDS.len()];
-        for (key, value) in &members.0 {
-            let Some(slot) = FIELDS.iter().position(|f| f == key) else {
-                return Err(unknown_field(key));
-            };
-            if std::mem::replace(&mut seen[slot], true) {
-                return Err(InputError::invalid(
-                    "invalid_request",
-                    key.to_string(),
-                    format!("{key:?} appears more than once"),
-                ));
-            }
-            // An explicit null means the same as leaving the key out.
-            if value.get() != "null" {
-                raw[slot] = Some(value);
-            }
-        }
-        let fields = Fields { raw };
+impl Options {
+    /// Reads the options every game shares from a request's `fields`;
+    /// `max_moves_limit` is the most `max_moves` may ask for. A level's
+    /// style is applied once the game is known.
+    fn read(fields: &Fields<'_>, max_moves_limit: usize) -> Result<Options, InputError> {
         let level = option::<u64>(fields.get("level"), "level", "an integer from 1 to 10")?
             .map(|level| match level {
                 1..=10 => Ok(level as u8),
@@ -238,12 +187,71 @@ impl Request {
                 })
                 .transpose()?;
         let compare = option::<bool>(fields.get("compare"), "compare", "true or false")?;
-        let mut options =
-            Options { max_depth, tie_break, seed, mistake, level, temperature: None, time_ms, max_moves, compare };
+        Ok(Options { max_depth, tie_break, seed, mistake, level, temperature: None, time_ms, max_moves, compare })
+    }
+}
+
+/// A validated request: the position, and the options.
+pub struct Request {
+    /// The position, read by its game.
+    pub position: Box<dyn ServedPosition>,
+    /// The options every game shares, a level's style applied.
+    pub options: Options,
+}
+
+impl fmt::Debug for Request {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Request").field("position", &self.position).field("options", &self.options).finish()
+    }
+}
+
+impl Request {
+    /// Reads a request body (already known to be declared as JSON): the
+    /// options here, the position by the game of `games` the request
+    /// names. `max_moves_limit` is the most `max_moves` may ask for.
+    pub fn parse(body: &[u8], games: &dyn Catalog, max_moves_limit: usize) -> Result<Request, InputError> {
+        let text = std::str::from_utf8(body)
+            .map_err(|e| InputError::Malformed(format!("the body is not UTF-8 text ({e})")))?;
+        // Values are kept as raw text: a deeply nested tree is skipped here
+        // without recursion and read by the tree's own iterative parser.
+        let members: Members<'_> = serde_json::from_str(text).map_err(|e| match e.classify() {
+            // Not an object, but is it JSON at all? (Skipping a value is
+            // iterative in serde_json, so any depth is safe here.)
+            serde_json::error::Category::Data => match serde_json::from_str::<de::IgnoredAny>(text) {
+                Ok(_) => InputError::invalid(
+                    "invalid_request",
+                    None,
+                    "the body must be a JSON object, such as {\"board\": \".........\"}",
+                ),
+                Err(syntax) => InputError::Malformed(syntax.to_string()),
+            },
+            _ => InputError::Malformed(e.to_string()),
+        })?;
+
+        let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+        let mut seen = [false; FIELDS.len()];
+        for (key, value) in &members.0 {
+            let Some(slot) = FIELDS.iter().position(|f| f == key) else {
+                return Err(unknown_field(key));
+            };
+            if std::mem::replace(&mut seen[slot], true) {
+                return Err(InputError::invalid(
+                    "invalid_request",
+                    key.to_string(),
+                    format!("{key:?} appears more than once"),
+                ));
+            }
+            // An explicit null means the same as leaving the key out.
+            if value.get() != "null" {
+                raw[slot] = Some(value);
+            }
+        }
+        let fields = Fields { raw };
+        let mut options = Options::read(&fields, max_moves_limit)?;
         let game = option::<String>(fields.get("game"), "game", &games.expected())?;
         let position = games.read(game.as_deref(), &fields, &options)?;
         // A level sets the depth and the choice's temperature of its game.
-        if let Some(style) = level.map(|level| position.style(level)) {
+        if let Some(style) = options.level.map(|level| position.style(level)) {
             options.max_depth = style.max_depth;
             options.temperature = Some(style.temperature);
         }
