@@ -1,63 +1,76 @@
 #!/usr/bin/env bash
-# Othello: bestmove against Zebra (Gunnar Andersson's engine, GPL-2, built
-# from ../shared/tools/zebra/ and run as an outside program only), in one
-# run on this machine:
+# Othello: bestmove against Zebra (Gunnar Andersson's engine, GPL-2), in one
+# run on this machine. Zebra is an outside program: build it outside this
+# repository (its public source, lk16/zebra) and name the folder that holds
+# its scrzebra and coeffs2.bin in ZEBRA_DIR; this project ships none of its
+# code and no recipe to build it. ../shared/tools/zebra/zebra.py drives it.
 #
 #   endgames  FFO #FIRST to #LAST (../shared/othello/fforum-40-59.obf) and
-#             POSITIONS positions of 20 to 23 empties from seeded random games,
+#             POSITIONS positions of 20 to 24 empties from seeded random games,
 #             each solved exactly by both, one thread each, one position at
-#             a time, alternating: every score must agree; prints each
-#             time and the ratio bestmove / Zebra of the totals (bestmove:
-#             examples/othello_ffo's engine time; Zebra: its wall time less
-#             its start-up).
+#             a time, alternating: every score must agree and every answer
+#             be exact; prints each time and the ratio bestmove / Zebra of
+#             the totals. bestmove through POST /best-move of the release
+#             server, "max_moves": 1 (the best move alone, proven with its
+#             exact score), timed as its client sees it; with EVERY_MOVE=1
+#             also the default request (every move exact) beside Zebra
+#             solving every move. SIDE_BINARY=1 measures
+#             examples/othello_ffo instead (a tool, not the service).
 #   play      GAMES games against Zebra at midgame depth DEPTH with exact
 #             solving from EXACT empties; bestmove through POST /best-move
 #             of a release server with its default budget, each colour in
 #             half of the games, openings of OPENINGS seeded random moves.
-#             Skipped (with a message) when the server does not answer
-#             Othello requests. Forty games: ten move by a point or more
-#             with the machine's timing.
 #
 # The logic is in scripts/othello_compare.py.
-# Usage: scripts/othello-compare.sh [> results.md]
-# Knobs (env): FIRST (40), LAST (49), POSITIONS (10), SEED (1), GAMES (40),
+# Usage: ZEBRA_DIR=/path/to/zebra scripts/othello-compare.sh [> results.md]
+# Knobs (env): FIRST (40), LAST (49), POSITIONS (20), SEED (1), GAMES (40),
 #              DEPTH (8), EXACT (16), OPENINGS (4), PART (both: endgames,
-#              play or both), SHARED (../shared beside the repository).
-# Exits non-zero when a score disagrees.
+#              play or both), EVERY_MOVE (0), SIDE_BINARY (0), SHARED
+#              (../shared beside the repository).
+# Exits non-zero when a score disagrees or an answer is not exact.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SHARED=${SHARED:-$ROOT/../shared}
 FIRST=${FIRST:-40}
 LAST=${LAST:-49}
-RANDOM_POSITIONS=${POSITIONS:-10}
+RANDOM_POSITIONS=${POSITIONS:-20}
 SEED=${SEED:-1}
 GAMES=${GAMES:-40}
 DEPTH=${DEPTH:-8}
 EXACT=${EXACT:-16}
 OPENINGS=${OPENINGS:-4}
 PART=${PART:-both}
+EVERY_MOVE=${EVERY_MOVE:-0}
+SIDE_BINARY=${SIDE_BINARY:-0}
 PORT=${PORT:-18093}
 cd "$ROOT"
-export ZEBRA_DIR=$ROOT/target/zebra ZEBRA_TOOLS=$SHARED/tools/zebra
-[ -x "$ZEBRA_DIR/scrzebra" ] || bash "$SHARED/tools/zebra/build.sh" "$ZEBRA_DIR" >&2
+if [ -z "${ZEBRA_DIR:-}" ] || [ ! -x "$ZEBRA_DIR/scrzebra" ]; then
+  echo "ZEBRA_DIR must name a folder with a built Zebra (scrzebra and coeffs2.bin), built outside this repository" >&2
+  exit 2
+fi
+export ZEBRA_DIR ZEBRA_TOOLS=$SHARED/tools/zebra
 cargo build --release --locked --quiet --example othello_ffo --bin bestmove
 
 echo "Machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'); bestmove $(git rev-parse --short HEAD)"
 status=0
+# The release server, with budgets long enough for an exact solve.
+MAX_SEARCH_MS=600000 REQUEST_TIMEOUT_MS=900000 target/release/bestmove --port "$PORT" >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true' EXIT
+for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
 if [ "$PART" != play ]; then
   echo
-  echo "Command: FIRST=$FIRST LAST=$LAST POSITIONS=$RANDOM_POSITIONS SEED=$SEED PART=endgames scripts/othello-compare.sh"
-  python3 scripts/othello_compare.py endgames --bin target/release/examples/othello_ffo \
+  echo "Command: ZEBRA_DIR=... FIRST=$FIRST LAST=$LAST POSITIONS=$RANDOM_POSITIONS SEED=$SEED EVERY_MOVE=$EVERY_MOVE SIDE_BINARY=$SIDE_BINARY PART=endgames scripts/othello-compare.sh"
+  if [ "$SIDE_BINARY" = 1 ]; then source_args=(--bin target/release/examples/othello_ffo); else source_args=(--url "http://127.0.0.1:$PORT"); fi
+  every_args=()
+  [ "$EVERY_MOVE" = 1 ] && every_args=(--every-move)
+  python3 scripts/othello_compare.py endgames "${source_args[@]}" "${every_args[@]}" \
     --ffo "$SHARED/othello/fforum-40-59.obf" --first "$FIRST" --last "$LAST" \
     --random "$RANDOM_POSITIONS" --seed "$SEED" || status=$?
 fi
 if [ "$PART" != endgames ]; then
   echo
-  target/release/bestmove --port "$PORT" >/dev/null 2>&1 &
-  server=$!
-  trap 'kill $server 2>/dev/null || true' EXIT
-  for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
   if curl -sf "127.0.0.1:$PORT/best-move" -H 'content-type: application/json' \
       -d '{"game":"othello","moves":"f5","compare":false,"time_ms":10}' >/dev/null; then
     echo "Command: GAMES=$GAMES DEPTH=$DEPTH EXACT=$EXACT OPENINGS=$OPENINGS SEED=$SEED PART=play scripts/othello-compare.sh"

@@ -5,15 +5,21 @@ Zebra (Gunnar Andersson's engine, GPL-2) runs as an outside program only,
 through ../shared/tools/zebra/zebra.py; none of its code or coefficients
 is part of bestmove.
 
-  othello_compare.py endgames --bin EXAMPLE --ffo FILE [--first 40 --last 49]
-                              [--random N --seed S]
-      Solves FFO positions and N positions of 20 to 23 empties from seeded
+  othello_compare.py endgames (--url URL | --bin EXAMPLE) --ffo FILE
+                              [--first 40 --last 49] [--random N --seed S]
+                              [--every-move]
+      Solves FFO positions and N positions of 20 to 24 empties from seeded
       random games exactly with both programs, one position at a time,
       alternating (Zebra first, then bestmove), one thread each. Every
-      score must agree. Times: bestmove's engine time as
-      examples/othello_ffo prints it; Zebra's wall time around scrzebra,
-      less its start-up (the fastest of three solves of a one-empty
-      position). Prints a table and the ratio bestmove / Zebra.
+      score must agree. bestmove through the service (--url): POST
+      /best-move with the position as a board, a budget of ten minutes,
+      `"compare": false` and `"max_moves": 1` (the best move alone, proven
+      with its exact score), timed as the client sees it; with
+      --every-move also the default request (every move's exact score),
+      beside Zebra solving every move. Or the side binary (--bin,
+      examples/othello_ffo: its engine time). Zebra: its wall time around
+      scrzebra, less its start-up (the fastest of three solves of a
+      one-empty position). Prints a table and the ratio bestmove / Zebra.
 
   othello_compare.py play --url URL [--games 10 --depth 6 --exact 16
                           --openings 4 --seed S]
@@ -77,6 +83,35 @@ def bestmove_solve(binary, cells, side):
     return int(row[3]), row[2], int(row[5]), float(row[6])
 
 
+def service_solve(url, cells, side, every_move=False):
+    """(score, best move, positions, seconds, exact) from POST /best-move:
+    the best move alone, or every move (`every_move`)."""
+    board = oth.to_str(cells, side).split()[0]
+    body = {"game": "othello", "board": board, "to_move": side, "time_ms": 600000, "compare": False, "seed": 1}
+    if not every_move:
+        body["max_moves"] = 1
+    started = time.perf_counter()
+    answer = post(url, body, timeout=900)
+    elapsed = time.perf_counter() - started
+    return answer["score"], answer["best_move"], answer["engine"]["nodes"], elapsed, answer["exact"]
+
+
+def zebra_every_move(cells, side, overhead):
+    """Zebra's time to solve every move of a position: each child solved
+    exactly (after the opponent's pass, when it has no move), one run each,
+    its start-up subtracted from each."""
+    total = 0.0
+    for m in oth.legal_moves(cells, side):
+        child, to_move = oth.play(cells, side, m)
+        if not oth.legal_moves(child, to_move):
+            if not oth.legal_moves(child, oth.opp(to_move)):
+                continue
+            to_move = oth.opp(to_move)
+        (_, wall), = zebra.solve([(child, to_move)])
+        total += max(0.0, wall - overhead)
+    return total
+
+
 def zebra_overhead():
     """Zebra's start-up: the fastest of three solves of a one-empty position."""
     cells, side = oth.parse("X" * 62 + "O-" + " X")
@@ -94,25 +129,46 @@ def endgames(args):
             cases.append(("FFO #%d" % number, cells, side))
     rng = random.Random(args.seed)
     while sum(1 for c in cases if c[0].startswith("random")) < args.random:
-        empties = rng.randint(20, 23)
+        empties = rng.randint(20, 24)
         position = random_position(rng, empties)
         if position:
             cases.append(("random %d" % (len(cases) + 1), position[0], position[1]))
     overhead = zebra_overhead()
     print("Zebra start-up per run, subtracted: %.3f s" % overhead)
+    source = ("the service (POST /best-move, \"max_moves\": 1, \"compare\": false), timed as its client sees it"
+              if args.url else "examples/othello_ffo (the side binary), its engine time")
+    print("bestmove: " + source)
     print()
-    print("| Position | Empties | Score | bestmove (s) | bestmove positions | Zebra (s) |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    totals = {"bestmove": 0.0, "zebra": 0.0, "ffo_b": 0.0, "ffo_z": 0.0}
+    every = args.url and args.every_move
+    head = "| Position | Empties | Score | bestmove (s) | bestmove positions | Zebra (s) |"
+    rule = "| --- | ---: | ---: | ---: | ---: | ---: |"
+    if every:
+        head += " bestmove, every move (s) | Zebra, every move (s) |"
+        rule += " ---: | ---: |"
+    print(head)
+    print(rule)
+    totals = dict.fromkeys(["bestmove", "zebra", "ffo_b", "ffo_z", "every_b", "every_z"], 0.0)
     wrong = 0
     for name, cells, side in cases:
         (z_score, z_wall), = zebra.solve([(cells, side)])
         z_time = max(0.0, z_wall - overhead)
-        b_score, b_move, b_nodes, b_time = bestmove_solve(args.bin, cells, side)
+        if args.url:
+            b_score, b_move, b_nodes, b_time, exact = service_solve(args.url, cells, side)
+            wrong += not exact
+        else:
+            b_score, b_move, b_nodes, b_time = bestmove_solve(args.bin, cells, side)
         mark = "" if b_score == z_score else " **disagree: Zebra %+d**" % z_score
         wrong += b_score != z_score
-        print("| %s | %d | %+d%s | %.3f | %s | %.3f |" % (name, oth.empties(cells), b_score, mark, b_time,
-                                                        format(b_nodes, ","), z_time), flush=True)
+        row = "| %s | %d | %+d%s | %.3f | %s | %.3f |" % (name, oth.empties(cells), b_score, mark, b_time,
+                                                        format(b_nodes, ","), z_time)
+        if every:
+            z_every = zebra_every_move(cells, side, overhead)
+            e_score, _, _, e_time, e_exact = service_solve(args.url, cells, side, every_move=True)
+            wrong += (not e_exact) + (e_score != z_score)
+            row += " %.3f | %.3f |" % (e_time, z_every)
+            totals["every_b"] += e_time
+            totals["every_z"] += z_every
+        print(row, flush=True)
         totals["bestmove"] += b_time
         totals["zebra"] += z_time
         if name.startswith("FFO"):
@@ -125,14 +181,17 @@ def endgames(args):
             args.first, args.last, totals["ffo_b"], totals["ffo_z"], totals["ffo_b"] / max(totals["ffo_z"], 1e-9)))
     print("All %d positions: bestmove %.2f s, Zebra %.2f s, ratio bestmove / Zebra %.2fx" % (
         len(cases), totals["bestmove"], totals["zebra"], totals["bestmove"] / max(totals["zebra"], 1e-9)))
-    print("Scores: %d of %d agree" % (len(cases) - wrong, len(cases)))
+    if every:
+        print("Every move exact, all %d positions: bestmove %.2f s, Zebra %.2f s, ratio %.2fx" % (
+            len(cases), totals["every_b"], totals["every_z"], totals["every_b"] / max(totals["every_z"], 1e-9)))
+    print("Scores: %d of %d agree%s" % (len(cases) - wrong, len(cases), "" if not args.url else ", every answer exact" if not wrong else ""))
     return 1 if wrong else 0
 
 
-def post(url, body):
+def post(url, body, timeout=60):
     request = urllib.request.Request(url + "/best-move", data=json.dumps(body).encode(),
                                      headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=60) as response:
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.load(response)
 
 
@@ -203,7 +262,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     e = sub.add_parser("endgames")
-    e.add_argument("--bin", required=True)
+    source = e.add_mutually_exclusive_group(required=True)
+    source.add_argument("--url", help="the release server to ask")
+    source.add_argument("--bin", help="examples/othello_ffo, the side binary")
+    e.add_argument("--every-move", action="store_true", help="with --url: also every move exact, beside Zebra's")
     e.add_argument("--ffo", required=True)
     e.add_argument("--first", type=int, default=40)
     e.add_argument("--last", type=int, default=49)

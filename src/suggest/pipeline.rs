@@ -16,8 +16,8 @@ use super::request::Options;
 use super::strength::{engine_choice, pick, tie_break_name};
 use super::tables::TablePool;
 use crate::search::{
-    alpha_beta, engine_with_oracle, minimax, Cancelled, Choice, EngineOptions, EngineResult, Heuristics, Limits,
-    Oracle, Progress, Score, SearchResult, Solver, Table,
+    alpha_beta, engine_with_oracle, minimax, Cancelled, Choice, EngineMove, EngineOptions, EngineResult, Heuristics,
+    Limits, Oracle, Progress, Score, SearchResult, Solver, Table, TieBreak,
 };
 
 /// The time budget when a request does not set `time_ms`.
@@ -403,8 +403,15 @@ pub fn engine<G: Solver>(
         None
     };
     let (minimax_report, alphabeta_report) = compared.unzip();
+    // A request that lists one move at most and plays the best (no level,
+    // no mistake, the first of equals) asks for the best move alone: the
+    // engine proves it and its score, as a solver does, not every move's.
+    let best_only = options.max_moves <= 1
+        && options.level.is_none()
+        && options.mistake == 0.0
+        && options.tie_break == TieBreak::First;
     let engine_options =
-        EngineOptions { score_root_moves: true, deepen_first: context.watched, ..EngineOptions::default() };
+        EngineOptions { score_root_moves: !best_only, deepen_first: context.watched, ..EngineOptions::default() };
     let mut pooled = context.tables.take();
     let engine_result = run_engine(
         game,
@@ -422,9 +429,23 @@ pub fn engine<G: Solver>(
     let mut rng = fastrand::Rng::with_seed(options.seed);
     let choice = engine_choice(&engine_result, rules.level_score, rules.draw_plies, options, &mut rng);
     let engine = engine_report(&engine_result, 1, rules.draw_plies, name);
-    let moves_total = engine_result.root_moves.len();
-    let moves: Vec<MoveScore> = engine_result
-        .root_moves
+    // The moves scored: every legal move, or the best alone.
+    let best: Vec<EngineMove<G::Move>> = engine_result
+        .best_move
+        .map(|mv| EngineMove {
+            mv,
+            score: Some(engine_result.score),
+            exact: engine_result.exact,
+            depth: (!engine_result.exact).then_some(engine_result.depth),
+        })
+        .into_iter()
+        .collect();
+    let (scored, moves_total) = if best_only {
+        (&best[..], game.moves().count())
+    } else {
+        (&engine_result.root_moves[..], engine_result.root_moves.len())
+    };
+    let moves: Vec<MoveScore> = scored
         .iter()
         .take(options.max_moves)
         .map(|m| {
@@ -443,7 +464,7 @@ pub fn engine<G: Solver>(
             }
         })
         .collect();
-    let chosen = choice.and_then(|c| engine_result.root_moves.iter().find(|m| m.mv == c.mv));
+    let chosen = choice.and_then(|c| scored.iter().find(|m| m.mv == c.mv));
     let mut extra = Extra::default();
     extra.push(
         Place::AfterBestMoveScore,

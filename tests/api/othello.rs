@@ -536,3 +536,36 @@ async fn an_answer_tells_who_moves_next_with_which_moves_and_what_flipped() {
         (&Value::Null, &json!([]), &Value::Null)
     );
 }
+
+#[tokio::test]
+async fn one_move_asked_is_the_best_one_proven_alone_with_fewer_positions() {
+    // "max_moves": 1 asks for the best move alone: the engine proves it and
+    // its exact score, not every move's, as a solver does.
+    let mut checked = 0;
+    for seed in 300..330 {
+        let Some(position) = random_position(seed, 12 + (seed % 3) as u32 * 2) else { continue };
+        let board: String = position.rows().concat();
+        let side = if position.to_move() == Player::X { "X" } else { "O" };
+        let body =
+            json!({"game": "othello", "board": board, "to_move": side, "time_ms": 120000, "compare": false, "seed": 1});
+        let every = answer(body.clone()).await;
+        let mut one = body.clone();
+        one["max_moves"] = json!(1);
+        let best = answer(one).await;
+        assert_eq!((&best["exact"], &best["score"]), (&json!(true), &every["score"]), "{best}");
+        let listed = best["moves"].as_array().unwrap();
+        assert_eq!(listed.len(), 1, "{best}");
+        assert_eq!(listed[0]["move"], best["best_move"], "{best}");
+        assert_eq!((&listed[0]["score"], &listed[0]["exact"]), (&every["score"], &json!(true)), "{best}");
+        let top = every["moves"].as_array().unwrap().iter().map(|m| m["score"].as_i64().unwrap()).max();
+        assert_eq!(best["best_move_score"].as_i64(), top, "the best move is a best move: {best}");
+        assert_eq!(best["moves_total"], every["moves_total"]);
+        assert_eq!(best["moves_truncated"], json!(every["moves_total"].as_u64().unwrap() > 1));
+        assert!(best["engine"]["nodes"].as_u64() < every["engine"]["nodes"].as_u64(), "{best}\n{every}");
+        checked += 1;
+        if checked == 6 {
+            break;
+        }
+    }
+    assert_eq!(checked, 6);
+}
