@@ -68,6 +68,12 @@ pub fn bind(address: SocketAddr) -> io::Result<TcpListener> {
 ///
 /// Taking the listener and the signal as arguments lets tests bind port 0
 /// and stop the server when they like.
+///
+/// # Panics
+///
+/// When the games cannot be set up from `config` (an opening book named
+/// by `OPENING_BOOK` that cannot be read): a binary checks with
+/// [`AppState::try_new`] and serves with [`run_with_metrics`] instead.
 pub async fn run(
     listener: TcpListener,
     config: Config,
