@@ -634,3 +634,24 @@ async fn at_12_stones_a_budget_cut_answer_marks_its_move_proven_only_when_it_is_
         }
     }
 }
+
+#[tokio::test]
+async fn one_column_asked_is_the_best_one_proven_alone() {
+    // Positions from the reference file, each column's exact score known:
+    // "max_moves": 1 lists the best column alone, proven with its score.
+    let positions = ["612313147626667357672244337327", "4371215374471457214511554736325"];
+    for moves in positions {
+        let body = json!({"game": "connect4", "moves": moves, "compare": false, "time_ms": 20000, "seed": 1});
+        let every = crate::helpers::post_best_move(&body).await.json();
+        let mut one = body.clone();
+        one["max_moves"] = json!(1);
+        let best = crate::helpers::post_best_move(&one).await.json();
+        assert_eq!((&best["exact"], &best["score"]), (&json!(true), &every["score"]), "{best}");
+        let listed = best["moves"].as_array().unwrap();
+        assert_eq!(listed.len(), 1, "{best}");
+        assert_eq!((&listed[0]["move"], &listed[0]["exact"]), (&best["best_move"], &json!(true)), "{best}");
+        let column = every["moves"].as_array().unwrap().iter().find(|m| m["move"] == best["best_move"]).unwrap();
+        assert_eq!(column["score"], every["score"], "a best column: {best}\n{every}");
+        assert_eq!(best["moves_total"], every["moves_total"]);
+    }
+}
