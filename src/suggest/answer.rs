@@ -57,11 +57,6 @@ impl Extra {
         self.0.push((place, name, raw));
     }
 
-    /// The field `name`, if present, as its JSON.
-    pub fn get(&self, name: &str) -> Option<&RawValue> {
-        self.0.iter().find(|(_, n, _)| *n == name).map(|(_, _, v)| v.as_ref())
-    }
-
     fn write<M: SerializeMap>(&self, map: &mut M, place: Place) -> Result<(), M::Error> {
         for (_, name, value) in self.0.iter().filter(|(p, _, _)| *p == place) {
             map.serialize_entry(name, value)?;

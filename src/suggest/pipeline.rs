@@ -432,6 +432,7 @@ pub fn engine<G: Solver>(
     // The moves scored: every legal move, or the best alone.
     let best: Vec<EngineMove<G::Move>> = engine_result
         .best_move
+        .filter(|_| best_only)
         .map(|mv| EngineMove {
             mv,
             score: Some(engine_result.score),
