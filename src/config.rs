@@ -34,6 +34,8 @@ pub const DEFAULT_MAX_MOVES_LIMIT: usize = 10_000;
 pub const DEFAULT_SHUTDOWN_TIMEOUT_MS: u64 = 5_000;
 /// Default most time the engine may take for one answer, whatever `time_ms` asks.
 pub const DEFAULT_MAX_SEARCH_MS: u64 = 5_000;
+/// Default for `MAX_REVIEW_MS`.
+pub const DEFAULT_MAX_REVIEW_MS: u64 = 60_000;
 /// Default node budget that sets the depth of plain minimax and alpha-beta where the engine answers.
 pub const DEFAULT_COMPARE_MAX_NODES: u64 = 1_000_000;
 /// Default for a request that does not send `compare`: run every search.
@@ -149,6 +151,11 @@ pub struct Config {
     /// (default 1000) is capped at this.
     #[arg(long, env = "MAX_SEARCH_MS", default_value_t = DEFAULT_MAX_SEARCH_MS)]
     pub max_search_ms: u64,
+
+    /// Most time one game review (`POST /review`) may take; a review's
+    /// `time_ms` (default 20000) is capped at this.
+    #[arg(long, env = "MAX_REVIEW_MS", default_value_t = DEFAULT_MAX_REVIEW_MS)]
+    pub max_review_ms: u64,
 
     /// Where the engine answers (Connect Four, Othello), plain minimax and
     /// alpha-beta compare at the deepest depth whose plain minimax search
@@ -319,6 +326,7 @@ impl Default for Config {
             log_format: LogFormat::Human,
             shutdown_timeout_ms: DEFAULT_SHUTDOWN_TIMEOUT_MS,
             max_search_ms: DEFAULT_MAX_SEARCH_MS,
+            max_review_ms: DEFAULT_MAX_REVIEW_MS,
             compare_max_nodes: DEFAULT_COMPARE_MAX_NODES,
             compare: DEFAULT_COMPARE,
             tt_mib: DEFAULT_TT_MIB,

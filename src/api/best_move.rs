@@ -9,7 +9,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use super::admission::{admitted, CancelOnDrop};
-use super::body::{read_body, require_json, Ready, INLINE_PARSE_BYTES};
+use super::body::{declared_length, read_body, require_json, Ready, INLINE_PARSE_BYTES};
 use super::metrics::AlgorithmLabels;
 use super::{stream, ApiError, AppState};
 use crate::suggest::{Answer, Request as SearchRequest};
@@ -24,14 +24,7 @@ use crate::suggest::{Answer, Request as SearchRequest};
 /// count against `MAX_BUFFERED_BODY_BYTES`.
 pub(super) async fn best_move(State(state): State<Arc<AppState>>, request: Request) -> Result<Response, ApiError> {
     require_json(request.headers())?;
-    let declared = request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|length| length > state.config.max_body_bytes) {
-        return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
-    }
+    let declared = declared_length(&state, request.headers())?;
     let small = declared.is_some_and(|length| length <= INLINE_PARSE_BYTES);
     let streaming = stream::wanted(request.headers());
     let (body, deadline) = read_body(&state, request.into_body(), declared, !small).await?;

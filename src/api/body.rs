@@ -101,6 +101,17 @@ impl Ready {
     }
 }
 
+/// The body's declared length, if any, refusing one over the size limit
+/// before a byte of it is read.
+pub(super) fn declared_length(state: &AppState, headers: &HeaderMap) -> Result<Option<usize>, ApiError> {
+    let declared =
+        headers.get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|length| length > state.config.max_body_bytes) {
+        return Err(ApiError::PayloadTooLarge { limit: state.config.max_body_bytes });
+    }
+    Ok(declared)
+}
+
 /// The body must be declared as JSON: `application/json` or `application/*+json`.
 pub(super) fn require_json(headers: &HeaderMap) -> Result<(), ApiError> {
     let Some(value) = headers.get(header::CONTENT_TYPE) else {

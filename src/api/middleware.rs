@@ -100,7 +100,7 @@ async fn observe(State(state): State<Arc<AppState>>, mut request: Request, next:
 /// The handler bounds its body read and its search on its own; this bounds
 /// the request as a whole, in case anything else ever hangs.
 async fn time_limit(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    let limit = state.overall_timeout();
+    let limit = if request.uri().path() == "/review" { state.review_timeout() } else { state.overall_timeout() };
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => ApiError::Timeout { limit_ms: limit.as_millis() as u64 }.into_response(),

@@ -19,6 +19,7 @@ mod health;
 mod metrics;
 mod middleware;
 mod page;
+mod review;
 mod stream;
 
 pub use error::{ApiError, ClientLimit};
@@ -135,6 +136,12 @@ impl AppState {
     fn overall_timeout(&self) -> Duration {
         self.body_read_timeout() + self.timeout() + Duration::from_millis(500)
     }
+
+    /// The most a review may take: its body, its wait for a slot, the
+    /// review, and a margin.
+    fn review_timeout(&self) -> Duration {
+        self.overall_timeout() + Duration::from_millis(self.config.max_review_ms) + Duration::from_secs(1)
+    }
 }
 
 /// What the games take from the configuration.
@@ -163,6 +170,10 @@ pub fn router(state: Arc<AppState>) -> Router {
             "/best-move",
             post(best_move::best_move)
                 .route_layer(axum::middleware::from_fn_with_state(state.clone(), fairness::limit)),
+        )
+        .route(
+            "/review",
+            post(review::review).route_layer(axum::middleware::from_fn_with_state(state.clone(), fairness::limit)),
         )
         .route("/healthz", get(health::healthz))
         .route("/readyz", get(health::readyz))

@@ -98,7 +98,7 @@ fn quality(text: &str) -> Option<f32> {
 }
 
 /// One event, framed.
-fn event(name: &str, data: &impl serde::Serialize) -> Bytes {
+pub(super) fn event(name: &str, data: &impl serde::Serialize) -> Bytes {
     let json = serde_json::to_string(data).unwrap_or_else(|_| "{}".into());
     Bytes::from(format!("event: {name}\ndata: {json}\n\n"))
 }
@@ -176,10 +176,18 @@ pub(super) async fn run(
 }
 
 /// The events of one search, as a body stream.
-struct Events {
+pub(super) struct Events {
     events: mpsc::UnboundedReceiver<Bytes>,
     /// Held for its drop: the body goes away with the client.
     _cancel: CancelOnDrop,
+}
+
+impl Events {
+    /// The events `events` receives, until its senders are gone; `cancel`
+    /// is set when the client goes away.
+    pub(super) fn new(events: mpsc::UnboundedReceiver<Bytes>, cancel: CancelOnDrop) -> Events {
+        Events { events, _cancel: cancel }
+    }
 }
 
 impl futures_core::Stream for Events {

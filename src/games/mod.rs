@@ -11,7 +11,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::suggest::{Catalog, Fields, InputError, Options, ServedPosition};
+use crate::suggest::{Catalog, Fields, InputError, Options, PlayedGame, ServedPosition};
 
 pub mod board;
 pub mod connect4;
@@ -36,12 +36,17 @@ pub struct Settings {
 /// How a game reads its position from a request's fields.
 type Reader = fn(&Registry, &Fields<'_>, &Options) -> Result<Box<dyn ServedPosition>, InputError>;
 
+/// How a game reads a whole game, for a review.
+type GameReader = fn(&Registry, &Fields<'_>) -> Result<PlayedGame, InputError>;
+
 /// One game of the registry: the name a request gives in `game`, the name
-/// a person reads, and how it reads its position.
+/// a person reads, how it reads its position, and how it reads a whole
+/// game for a review.
 struct Entry {
     name: &'static str,
     title: &'static str,
     read: Reader,
+    review: GameReader,
 }
 
 /// The games, by the name a request gives in `game`; the first is the one a
@@ -51,13 +56,20 @@ const GAMES: &[Entry] = &[
         name: "tictactoe",
         title: "tic-tac-toe",
         read: |games, fields, options| games.board_or_tree(fields, options),
+        review: |_, fields| tictactoe::read_game(fields),
     },
     Entry {
         name: "connect4",
         title: "Connect Four",
         read: |games, fields, _| connect4::read(fields, games.book.clone()),
+        review: |games, fields| connect4::read_game(fields, games.book.clone()),
     },
-    Entry { name: "othello", title: "Othello", read: |_, fields, _| othello::read(fields) },
+    Entry {
+        name: "othello",
+        title: "Othello",
+        read: |_, fields, _| othello::read(fields),
+        review: |_, fields| othello::read_game(fields),
+    },
 ];
 
 /// Why the games could not be set up (an opening book that cannot be read).
@@ -133,6 +145,22 @@ impl Registry {
     }
 }
 
+impl Registry {
+    /// The game named `game` (the first, when `None`).
+    fn entry(&self, game: Option<&str>) -> Result<&'static Entry, InputError> {
+        match game {
+            None => Ok(&GAMES[0]),
+            Some(name) => GAMES.iter().find(|entry| entry.name == name).ok_or_else(|| {
+                InputError::invalid(
+                    "invalid_option",
+                    "game".to_string(),
+                    format!("game must be {}, not {:?}", self.expected(), crate::suggest::shorten(name)),
+                )
+            }),
+        }
+    }
+}
+
 /// Items in a sentence: `a`, `a or b`, `a, b or c` (with `and` likewise).
 fn list(items: impl Iterator<Item = String>, and: &str) -> String {
     let items: Vec<String> = items.collect();
@@ -150,17 +178,20 @@ impl Catalog for Registry {
         fields: &Fields<'_>,
         options: &Options,
     ) -> Result<Box<dyn ServedPosition>, InputError> {
-        let entry = match game {
-            None => &GAMES[0],
-            Some(name) => GAMES.iter().find(|entry| entry.name == name).ok_or_else(|| {
-                InputError::invalid(
-                    "invalid_option",
-                    "game".to_string(),
-                    format!("game must be {}, not {:?}", self.expected(), crate::suggest::shorten(name)),
-                )
-            })?,
-        };
+        let entry = self.entry(game)?;
         (entry.read)(self, fields, options)
+    }
+
+    fn read_game(&self, game: Option<&str>, fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
+        let entry = self.entry(game)?;
+        if fields.get("moves").is_none() {
+            return Err(InputError::invalid(
+                "invalid_request",
+                None,
+                format!("a review needs the {} game's \"moves\", from its first", entry.title),
+            ));
+        }
+        (entry.review)(self, fields)
     }
 
     fn expected(&self) -> String {

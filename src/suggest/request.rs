@@ -70,6 +70,49 @@ pub struct Fields<'a> {
 }
 
 impl<'a> Fields<'a> {
+    /// Reads a request body (already known to be declared as JSON) into
+    /// its fields, refusing a body that is not a JSON object, a key given
+    /// twice, and a key not among `allowed` (some of [`FIELDS`]).
+    pub fn parse(body: &'a [u8], allowed: &[&str]) -> Result<Fields<'a>, InputError> {
+        let text = std::str::from_utf8(body)
+            .map_err(|e| InputError::Malformed(format!("the body is not UTF-8 text ({e})")))?;
+        // Values are kept as raw text: a deeply nested tree is skipped here
+        // without recursion and read by the tree's own iterative parser.
+        let members: Members<'_> = serde_json::from_str(text).map_err(|e| match e.classify() {
+            // Not an object, but is it JSON at all? (Skipping a value is
+            // iterative in serde_json, so any depth is safe here.)
+            serde_json::error::Category::Data => match serde_json::from_str::<de::IgnoredAny>(text) {
+                Ok(_) => InputError::invalid(
+                    "invalid_request",
+                    None,
+                    "the body must be a JSON object, such as {\"board\": \".........\"}",
+                ),
+                Err(syntax) => InputError::Malformed(syntax.to_string()),
+            },
+            _ => InputError::Malformed(e.to_string()),
+        })?;
+
+        let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
+        let mut seen = [false; FIELDS.len()];
+        for (key, value) in &members.0 {
+            let Some(slot) = FIELDS.iter().position(|f| f == key).filter(|_| allowed.contains(&key.as_str())) else {
+                return Err(unknown_field(key, allowed));
+            };
+            if std::mem::replace(&mut seen[slot], true) {
+                return Err(InputError::invalid(
+                    "invalid_request",
+                    key.to_string(),
+                    format!("{key:?} appears more than once"),
+                ));
+            }
+            // An explicit null means the same as leaving the key out.
+            if value.get() != "null" {
+                raw[slot] = Some(value);
+            }
+        }
+        Ok(Fields { raw })
+    }
+
     /// The field `name` (one of [`FIELDS`]), if the request gave it.
     pub fn get(&self, name: &str) -> Option<&'a RawValue> {
         FIELDS.iter().position(|f| *f == name).and_then(|slot| self.raw[slot])
@@ -210,43 +253,7 @@ impl Request {
     /// options here, the position by the game of `games` the request
     /// names. `max_moves_limit` is the most `max_moves` may ask for.
     pub fn parse(body: &[u8], games: &dyn Catalog, max_moves_limit: usize) -> Result<Request, InputError> {
-        let text = std::str::from_utf8(body)
-            .map_err(|e| InputError::Malformed(format!("the body is not UTF-8 text ({e})")))?;
-        // Values are kept as raw text: a deeply nested tree is skipped here
-        // without recursion and read by the tree's own iterative parser.
-        let members: Members<'_> = serde_json::from_str(text).map_err(|e| match e.classify() {
-            // Not an object, but is it JSON at all? (Skipping a value is
-            // iterative in serde_json, so any depth is safe here.)
-            serde_json::error::Category::Data => match serde_json::from_str::<de::IgnoredAny>(text) {
-                Ok(_) => InputError::invalid(
-                    "invalid_request",
-                    None,
-                    "the body must be a JSON object, such as {\"board\": \".........\"}",
-                ),
-                Err(syntax) => InputError::Malformed(syntax.to_string()),
-            },
-            _ => InputError::Malformed(e.to_string()),
-        })?;
-
-        let mut raw: [Option<&RawValue>; FIELDS.len()] = [None; FIELDS.len()];
-        let mut seen = [false; FIELDS.len()];
-        for (key, value) in &members.0 {
-            let Some(slot) = FIELDS.iter().position(|f| f == key) else {
-                return Err(unknown_field(key));
-            };
-            if std::mem::replace(&mut seen[slot], true) {
-                return Err(InputError::invalid(
-                    "invalid_request",
-                    key.to_string(),
-                    format!("{key:?} appears more than once"),
-                ));
-            }
-            // An explicit null means the same as leaving the key out.
-            if value.get() != "null" {
-                raw[slot] = Some(value);
-            }
-        }
-        let fields = Fields { raw };
+        let fields = Fields::parse(body, &FIELDS)?;
         let mut options = Options::read(&fields, max_moves_limit)?;
         let game = option::<String>(fields.get("game"), "game", &games.expected())?;
         let position = games.read(game.as_deref(), &fields, &options)?;
@@ -326,8 +333,8 @@ pub fn option<T: DeserializeOwned>(
     .transpose()
 }
 
-fn unknown_field(key: &str) -> InputError {
-    let suggestion = FIELDS
+fn unknown_field(key: &str, allowed: &[&str]) -> InputError {
+    let suggestion = allowed
         .iter()
         .map(|f| (edit_distance(key, f), f))
         .filter(|(d, _)| *d <= 2)
@@ -337,7 +344,7 @@ fn unknown_field(key: &str) -> InputError {
     InputError::invalid(
         "unknown_field",
         shorten(key),
-        format!("unknown field {:?}{suggestion}; the fields are {}", shorten(key), FIELDS.join(", ")),
+        format!("unknown field {:?}{suggestion}; the fields are {}", shorten(key), allowed.join(", ")),
     )
 }
 

@@ -9,6 +9,7 @@ use std::sync::atomic::AtomicBool;
 use super::answer::{Answer, ProgressReport};
 use super::pipeline::Context;
 use super::request::{Fields, InputError, Options};
+use super::review::PlayedGame;
 use super::strength::Style;
 use crate::search::Cancelled;
 
@@ -24,6 +25,12 @@ pub trait Catalog: Send + Sync {
         fields: &Fields<'_>,
         options: &Options,
     ) -> Result<Box<dyn ServedPosition>, InputError>;
+
+    /// Reads the game of a review request: the game named `game` (the
+    /// first one, when `None`) played out from the request's `moves`, each
+    /// move with the position it was played in. An illegal move's error
+    /// names its place in the list.
+    fn read_game(&self, game: Option<&str>, fields: &Fields<'_>) -> Result<PlayedGame, InputError>;
 
     /// What the `game` field must be, for its error message: the names,
     /// quoted, as in `"a", "b" or "c"`.

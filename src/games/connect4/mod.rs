@@ -27,7 +27,7 @@ pub use bitboard::Connect4;
 pub use book::{Book, BookError, BOOK_STONES};
 pub use endgame::Endgame;
 pub use input::{Connect4Error, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
-pub use served::{load_book, read, style, MoveList, Question, NO_BOOK};
+pub use served::{load_book, read, read_game, style, MoveList, Question, NO_BOOK};
 
 /// Columns on the board.
 pub const WIDTH: u32 = 7;

@@ -15,7 +15,10 @@ use crate::search::{Cancelled, Score};
 use crate::suggest::answer::{index, Place};
 use crate::suggest::pipeline::{engine, EngineGame};
 use crate::suggest::request::read_position;
-use crate::suggest::{Answer, Context, Fields, InputError, Options, ProgressReport, ServedPosition, Style};
+use crate::suggest::{
+    Answer, Context, Fields, InputError, MoveId, Options, Played, PlayedGame, ProgressReport, Scale, ServedPosition,
+    Style,
+};
 
 /// A level's style: deeper and sharper with each level, the whole game at
 /// level 10.
@@ -174,4 +177,39 @@ impl ServedPosition for Question {
         answer.extra.push(Place::AfterSeed, "moves_after", &moves_after);
         Ok(answer)
     }
+}
+
+/// Connect Four's scores are +1, 0 and -1, so a review weighs them by
+/// their outcome; an evaluation (a search the budget cut) has a winning
+/// chance of 1 / (1 + e^(-p / 100)) for `p` points.
+const REVIEW_SCALE: Scale = Scale { points_per_unit: None, chance_slope: 0.01, distance_counts: true, good_margin: 0 };
+
+/// Reads a game to review from `moves`: each move with the position it
+/// was played in, answered with `book`.
+pub fn read_game(fields: &Fields<'_>, book: Option<Arc<Book>>) -> Result<PlayedGame, InputError> {
+    let raw = fields.get("moves").ok_or_else(|| InputError::invalid("invalid_request", None, MOVES_SHAPE))?;
+    let value = read_position(raw, "moves", "invalid_moves", MOVES_SHAPE)?;
+    // Checks every move, naming the first bad one.
+    Position::from_json_moves(&value).map_err(|e| error(e, "invalid_moves"))?;
+    let written: Vec<(Value, u8)> = match &value {
+        Value::String(digits) => digits.bytes().map(|d| (Value::String(char::from(d).to_string()), d - b'1')).collect(),
+        Value::Array(items) => items.iter().filter_map(|c| Some((c.clone(), c.as_u64()? as u8))).collect(),
+        _ => return Err(InputError::invalid("invalid_moves", "moves".to_string(), MOVES_SHAPE)),
+    };
+    let mut position = Position::EMPTY;
+    let mut plies = Vec::with_capacity(written.len());
+    for (index, (notation, column)) in written.into_iter().enumerate() {
+        let before = Question { position, moves: None, book: book.clone() };
+        plies.push(Played {
+            notation,
+            name: MoveId::Index(u64::from(column)),
+            index,
+            mover: position.to_move().as_str(),
+            before: Box::new(before),
+        });
+        position = position.play(column).ok_or_else(|| {
+            InputError::invalid("invalid_moves", format!("moves[{index}]"), "this move cannot be played here")
+        })?;
+    }
+    Ok(PlayedGame { game: "connect4", plies, scale: REVIEW_SCALE })
 }

@@ -198,45 +198,79 @@ impl Position {
     /// spaces or commas between moves allowed. An error names the move as
     /// `moves[i]`, `i` counting moves from 0.
     pub fn from_notation(moves: &str) -> Result<Position, OthelloError> {
-        let separator = |c: char| c.is_whitespace() || c == ',';
-        let mut names = Vec::new();
-        // Positions are counted in characters, not bytes.
-        let mut chars = moves.chars().enumerate().filter(|&(_, c)| !separator(c)).peekable();
-        while let Some((at, first)) = chars.next() {
-            let i = names.len();
-            // A square's two characters are written together.
-            let second = moves.chars().nth(at + 1).filter(|&c| !separator(c));
-            let Some(second) = second else {
-                let why = if chars.peek().is_none() { "the string ends in the middle of a move: " } else { "" };
+        replay(notation_squares(moves)?.into_iter().map(Ok), &mut |_, _, _| {})
+    }
+
+    /// Every move of a game given as in [`Position::from_json_moves`], with
+    /// its index in the list and the position it was played in. A pass
+    /// written in an array is left out, and so is a pass a side had to
+    /// make without one written: the move after it is the other side's.
+    pub fn game_from_json_moves(value: &serde_json::Value) -> Result<Vec<(usize, u8, Position)>, OthelloError> {
+        use serde_json::Value;
+        let mut moves = Vec::new();
+        let mut visit = |i: usize, mv: u8, before: &Position| {
+            if mv != PASS {
+                moves.push((i, mv, *before));
+            }
+        };
+        match value {
+            Value::String(text) => replay(notation_squares(text)?.into_iter().map(Ok), &mut visit)?,
+            Value::Array(items) => replay(items.iter().enumerate().map(|(i, item)| array_move(i, item)), &mut visit)?,
+            other => {
                 return Err(error(
+                    ErrorKind::MalformedMove,
+                    "moves",
+                    format!("{MOVES_SHAPE}, not {}", json_kind(other)),
+                ))
+            }
+        };
+        Ok(moves)
+    }
+}
+
+/// The squares of a game written in the usual notation (see
+/// [`Position::from_notation`]).
+fn notation_squares(moves: &str) -> Result<Vec<u8>, OthelloError> {
+    let separator = |c: char| c.is_whitespace() || c == ',';
+    let mut names = Vec::new();
+    // Positions are counted in characters, not bytes.
+    let mut chars = moves.chars().enumerate().filter(|&(_, c)| !separator(c)).peekable();
+    while let Some((at, first)) = chars.next() {
+        let i = names.len();
+        // A square's two characters are written together.
+        let second = moves.chars().nth(at + 1).filter(|&c| !separator(c));
+        let Some(second) = second else {
+            let why = if chars.peek().is_none() { "the string ends in the middle of a move: " } else { "" };
+            return Err(error(
                     ErrorKind::MalformedMove,
                     format!("moves[{i}]"),
                     format!("{why}{first:?} at character {at} is a column without a row (a move is a column a-h and a row 1-8 written together, as in f5)"),
                 ));
-            };
-            chars.next();
-            let name: String = [first, second].iter().collect();
-            match parse_square(&name) {
-                Some(square) => names.push(square),
-                None => {
-                    return Err(error(
-                        ErrorKind::MalformedMove,
-                        format!("moves[{i}]"),
-                        format!(
+        };
+        chars.next();
+        let name: String = [first, second].iter().collect();
+        match parse_square(&name) {
+            Some(square) => names.push(square),
+            None => {
+                return Err(error(
+                    ErrorKind::MalformedMove,
+                    format!("moves[{i}]"),
+                    format!(
                         "{name:?} at character {at} is not a square: a move is a column a-h and a row 1-8, as in f5"
                     ),
-                    ))
-                }
+                ))
             }
         }
-        replay(names.into_iter().map(Ok))
     }
+    Ok(names)
+}
 
+impl Position {
     /// The position after a game given as square names (`["f5", "d6"]`),
     /// black first; a pass may be written `"pass"` or left out. An error
     /// names the move as `moves[i]`.
     pub fn from_square_names<S: AsRef<str>>(names: &[S]) -> Result<Position, OthelloError> {
-        replay(names.iter().enumerate().map(|(i, name)| move_from_name(i, name.as_ref())))
+        replay(names.iter().enumerate().map(|(i, name)| move_from_name(i, name.as_ref())), &mut |_, _, _| {})
     }
 
     /// Reads `moves` from JSON: a string in the usual notation
@@ -245,18 +279,9 @@ impl Position {
         use serde_json::Value;
         match value {
             Value::String(moves) => Position::from_notation(moves),
-            Value::Array(items) => replay(items.iter().enumerate().map(|(i, item)| match item {
-                Value::String(name) => move_from_name(i, name),
-                other => Err(error(
-                    ErrorKind::MalformedMove,
-                    format!("moves[{i}]"),
-                    format!(
-                        "{} is not a square: a move in an array is a square name such as \"f5\", not {}",
-                        shorten(&other.to_string()),
-                        json_kind(other)
-                    ),
-                )),
-            })),
+            Value::Array(items) => {
+                replay(items.iter().enumerate().map(|(i, item)| array_move(i, item)), &mut |_, _, _| {})
+            }
             other => Err(error(ErrorKind::MalformedMove, "moves", format!("{MOVES_SHAPE}, not {}", json_kind(other)))),
         }
     }
@@ -558,6 +583,22 @@ fn char_cell(symbol: char, field: &str, square: usize) -> Result<Option<Player>,
 }
 
 /// One move of an array: a square name or `"pass"`.
+/// The move `item` of an array of square names, at index `i`.
+fn array_move(i: usize, item: &serde_json::Value) -> Result<u8, OthelloError> {
+    match item {
+        serde_json::Value::String(name) => move_from_name(i, name),
+        other => Err(error(
+            ErrorKind::MalformedMove,
+            format!("moves[{i}]"),
+            format!(
+                "{} is not a square: a move in an array is a square name such as \"f5\", not {}",
+                shorten(&other.to_string()),
+                json_kind(other)
+            ),
+        )),
+    }
+}
+
 fn move_from_name(i: usize, name: &str) -> Result<u8, OthelloError> {
     if name.eq_ignore_ascii_case("pass") {
         return Ok(PASS);
@@ -575,8 +616,13 @@ fn move_from_name(i: usize, name: &str) -> Result<u8, OthelloError> {
 }
 
 /// Plays a sequence of moves from the start, passing for a side that has
-/// no legal move, and stopping at the first move that cannot be played.
-fn replay(moves: impl Iterator<Item = Result<u8, OthelloError>>) -> Result<Position, OthelloError> {
+/// no legal move, and stopping at the first move that cannot be played;
+/// `visit` sees each move (its index, the move, the position it is played
+/// in) before it is played.
+fn replay(
+    moves: impl Iterator<Item = Result<u8, OthelloError>>,
+    visit: &mut dyn FnMut(usize, u8, &Position),
+) -> Result<Position, OthelloError> {
     let mut position = Position::START;
     // Plies played, passes included.
     let mut ply = 0;
@@ -621,6 +667,7 @@ fn replay(moves: impl Iterator<Item = Result<u8, OthelloError>>) -> Result<Posit
                 ),
             ));
         };
+        visit(i, mv, &position);
         position = next;
         ply += 1;
     }

@@ -83,7 +83,7 @@ pub use input::{
     MOVES_SHAPE,
 };
 pub use rules::{final_score, flips, last_flip_count, legal_moves, stable_discs};
-pub use served::{points, read, style, MoveList, Question};
+pub use served::{points, read, read_game, style, MoveList, Question};
 
 /// Squares on the board.
 pub const SQUARES: u32 = 64;

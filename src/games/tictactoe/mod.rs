@@ -11,7 +11,7 @@ use crate::search::{Game, Heuristics, Solver, Tactics};
 
 mod served;
 
-pub use served::{read, style};
+pub use served::{read, read_game, style};
 
 /// Where a game stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

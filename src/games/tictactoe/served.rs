@@ -8,7 +8,12 @@ use crate::games::board::{side_to_move, BoardFacts, Standing};
 use crate::search::{Cancelled, Table};
 use crate::suggest::pipeline::{plain, plain_answer};
 use crate::suggest::request::read_position;
-use crate::suggest::{Answer, Context, Fields, InputError, Options, ProgressReport, ServedPosition, Style};
+use serde_json::Value;
+
+use crate::suggest::{
+    Answer, Context, Fields, InputError, MoveId, Options, Played, PlayedGame, ProgressReport, Scale, ServedPosition,
+    Style,
+};
 
 /// A level's style: the whole game is always searched (it is small); the
 /// choice softens, in [`crate::search::utility`]'s units.
@@ -100,4 +105,61 @@ impl ServedPosition for Position {
         .write(&mut answer.extra);
         Ok(answer)
     }
+}
+
+/// What a tic-tac-toe game to review is.
+const MOVES_SHAPE: &str =
+    "moves is the game's cells in order, X first: an array of cell numbers 0 to 8 ([4, 0, 8]) or a string of digits 0 to 8 (\"408\"); cells count from 0 at the top left, row by row";
+
+/// Tic-tac-toe's scores are +1, 0 and -1, always exact: a review weighs
+/// them by their outcome.
+const REVIEW_SCALE: Scale = Scale { points_per_unit: None, chance_slope: 0.01, distance_counts: true, good_margin: 0 };
+
+/// Reads a game to review from `moves`: each move with the position it
+/// was played in.
+pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
+    let raw = fields.get("moves").ok_or_else(|| InputError::invalid("invalid_request", None, MOVES_SHAPE))?;
+    let value = read_position(raw, "moves", "invalid_moves", MOVES_SHAPE)?;
+    let invalid = |i: usize, message: String| InputError::invalid("invalid_moves", format!("moves[{i}]"), message);
+    let written: Vec<(Value, Option<u8>)> = match &value {
+        Value::String(digits) => {
+            digits.chars().map(|d| (Value::String(d.to_string()), d.to_digit(10).map(|d| d as u8))).collect()
+        }
+        Value::Array(items) => {
+            items.iter().map(|c| (c.clone(), c.as_u64().and_then(|c| u8::try_from(c).ok()))).collect()
+        }
+        _ => return Err(InputError::invalid("invalid_moves", "moves".to_string(), MOVES_SHAPE)),
+    };
+    if written.len() > 9 {
+        return Err(InputError::invalid(
+            "invalid_moves",
+            "moves".to_string(),
+            format!("a game has at most 9 moves; this one has {}", written.len()),
+        ));
+    }
+    let mut position = Position::EMPTY;
+    let mut plies = Vec::with_capacity(written.len());
+    for (index, (notation, cell)) in written.into_iter().enumerate() {
+        let Some(cell) = cell.filter(|&c| c < 9) else {
+            return Err(invalid(index, format!("{} is not a cell: a move is a cell number from 0 to 8", notation)));
+        };
+        if position.status() != Status::InProgress {
+            return Err(invalid(index, format!("the game is over after moves[{}]", index - 1)));
+        }
+        let Some(after) = position.play(cell) else {
+            return Err(invalid(
+                index,
+                format!("cell {cell} is taken: the free cells are {:?}", position.legal_moves()),
+            ));
+        };
+        plies.push(Played {
+            notation,
+            name: MoveId::Index(u64::from(cell)),
+            index,
+            mover: position.to_move().as_str(),
+            before: Box::new(position),
+        });
+        position = after;
+    }
+    Ok(PlayedGame { game: "tictactoe", plies, scale: REVIEW_SCALE })
 }
