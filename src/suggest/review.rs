@@ -13,8 +13,8 @@
 //!
 //! Plies are searched from the end of the game backwards: the end is
 //! decided soonest and costs least. While every ply so far was solved
-//! exactly, the next one may take much of the budget (all but a third of
-//! each other ply's even part), since it may be solved too; from the
+//! exactly, the next one may take a few times the time of the last (within
+//! what the other plies can spare), since it may be solved too; from the
 //! first ply that is not, the plies left share what is left evenly. With more than one worker (the idle
 //! search slots of a replica), workers take the next ply from the end in
 //! turn.
@@ -34,6 +34,11 @@ use crate::search::{Cancelled, TieBreak};
 
 /// The fields a review request may have.
 pub const REVIEW_FIELDS: [&str; 3] = ["game", "moves", "time_ms"];
+
+/// How many times the last solved ply's time the next may take, while
+/// every ply so far was solved: a solve costs a few times more with each
+/// ply further from the end.
+const GROWTH: u32 = 8;
 
 /// The time budget of a review that does not set `time_ms`.
 pub const DEFAULT_REVIEW_MS: u64 = 20_000;
@@ -436,6 +441,8 @@ pub fn review(
     // plies share what is left evenly.
     let undecided = AtomicBool::new(false);
     let floor = budget / (3 * count as u32);
+    // The time of the ply solved last, in microseconds.
+    let last_solved = AtomicU64::new(0);
     let most = AtomicUsize::new(1);
     // Searches plies until none is left; a helper only while it has a slot.
     let work = |helper: bool| -> Result<(), Cancelled> {
@@ -458,17 +465,21 @@ pub fn review(
                 let left = end.saturating_duration_since(Instant::now());
                 let plies_left = (count - *taken + 1) as u32;
                 let workers = active.load(Ordering::Relaxed) as u32;
+                // What is left of the budget, shared among the plies left
+                // and the workers: a ply may take twice its part, since the
+                // decided ones finish early.
+                let even = left * 2 * workers / plies_left;
                 let share = if undecided.load(Ordering::Relaxed) {
-                    // What is left of the budget, shared among the plies
-                    // left and the workers: a ply may take twice its part,
-                    // since the decided ones finish early.
-                    left * 2 * workers / plies_left
+                    even
                 } else {
                     // Every ply judged so far was solved: this one may be
-                    // too, with all the time the others can spare (each
-                    // keeps a third of its part of the budget), and a
-                    // share of it beside the other workers.
-                    left.saturating_sub(floor * (plies_left - 1)).min(left / (workers + 1)).max(floor)
+                    // too, at a few times the cost of the last one, with
+                    // what the others can spare (each keeps a third of its
+                    // part of the budget) and a share of it beside the
+                    // other workers.
+                    let spare = left.saturating_sub(floor * (plies_left - 1)).min(left / (workers + 1));
+                    let grown = Duration::from_micros(last_solved.load(Ordering::Relaxed)) * GROWTH;
+                    grown.min(spare).max(even)
                 };
                 (index, share.min(left))
             };
@@ -490,7 +501,9 @@ pub fn review(
             let answer = serde_json::to_value(&answer).unwrap_or(Value::Null);
             let judged = judge(played, &answer, &game.scale);
             nodes.fetch_add(judged.nodes, Ordering::Relaxed);
-            if !judged.exact {
+            if judged.exact {
+                last_solved.store(judged.elapsed_us, Ordering::Relaxed);
+            } else {
                 undecided.store(true, Ordering::Relaxed);
             }
             on_ply(&judged);

@@ -14,6 +14,7 @@ mod levels;
 mod limits;
 mod othello;
 mod page;
+mod review;
 mod robustness;
 mod service;
 mod stream;
