@@ -222,7 +222,7 @@ fn the_spec_is_openapi_3_1_and_carries_the_crate_version() {
     let openapi = at("/openapi").as_str().expect("openapi is a string");
     assert!(openapi.starts_with("3.1."), "openapi: {openapi}");
     assert_eq!(at("/info/version"), env!("CARGO_PKG_VERSION"));
-    for route in ["/", "/assets/{name}", "/best-move", "/healthz", "/readyz", "/openapi.yaml", "/metrics"] {
+    for route in ["/", "/assets/{name}", "/best-move", "/review", "/healthz", "/readyz", "/openapi.yaml", "/metrics"] {
         assert!(
             spec().pointer(&format!("/paths/{}", escape(route))).is_some(),
             "openapi.yaml does not document {route}"
@@ -339,6 +339,31 @@ async fn every_documented_board_example_answers_with_a_response_matching_the_spe
         let answer = answer_to_example(&name, &body).await;
         assert_eq!(answer["kind"], "board", "example `{name}`: {answer}");
     }
+}
+
+#[tokio::test]
+async fn every_documented_review_example_answers_with_a_review_matching_the_spec() {
+    let examples = at("/paths/~1review/post/requestBody/content/application~1json/examples")
+        .as_object()
+        .expect("the review examples are a map");
+    assert!(examples.len() >= 3, "an example per game");
+    for (name, example) in examples {
+        let body = &example["value"];
+        let response = helpers::send(Method::POST, "/review", Some("application/json"), body.to_string()).await;
+        let what = format!("the review of example `{name}` ({body})");
+        assert_eq!(response.status, StatusCode::OK, "{what}: {}", response.text());
+        let pointer = documented_response("/review", "post", response.status);
+        let review = assert_conforms(&response, &pointer, &what);
+        assert_eq!(review["game"], body["game"], "{what}");
+        assert!(!review["plies"].as_array().unwrap().is_empty(), "{what}");
+    }
+    // A refusal is documented too.
+    let response =
+        helpers::send(Method::POST, "/review", Some("application/json"), json!({"moves": [4, 4]}).to_string()).await;
+    assert_eq!(response.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", response.text());
+    let pointer = documented_response("/review", "post", response.status);
+    let refused = assert_conforms(&response, &pointer, "a review of an illegal game");
+    assert_eq!(refused["error"]["field"], "moves[1]");
 }
 
 #[tokio::test]

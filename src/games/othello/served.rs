@@ -239,10 +239,12 @@ impl ServedPosition for Question {
 
 /// Othello's scores are disc differences, and its evaluation counts 100
 /// points a disc: a review reads both in discs. A margin of `d` discs has
-/// a winning chance of 1 / (1 + e^(-0.17 d)) (10 discs, 85%), and a move
-/// that keeps a proven outcome is good within 4 discs of the best.
+/// a winning chance of 1 / (1 + e^(-0.07 d)) (10 discs, 67%; 30 discs,
+/// 89%): near an even game a move that loses about 3 discs is an
+/// inaccuracy, 6 a mistake, 9 a blunder. A move that keeps a proven
+/// outcome is good within 4 discs of the best.
 const REVIEW_SCALE: Scale =
-    Scale { points_per_unit: Some(100.0), chance_slope: 0.0017, distance_counts: false, good_margin: 4 };
+    Scale { points_per_unit: Some(100.0), chance_slope: 0.0007, distance_counts: false, good_margin: 4 };
 
 /// Reads a game to review from `moves`: each move with the position it
 /// was played in (the passes left out).
