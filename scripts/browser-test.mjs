@@ -10,6 +10,9 @@
 //   SCREENSHOT_OTH  where to save the Othello screenshot (default docs/screenshot-othello.png)
 //   SCREENSHOT_PHONE where to save the screenshot at phone width (default target/browser-test/screenshot-phone.png)
 //   SCREENSHOT_OTH_PHONE where to save the Othello screenshot at phone width (default target/browser-test/screenshot-othello-phone.png)
+//   SCREENSHOT_REVIEW_TTT, SCREENSHOT_REVIEW_C4, SCREENSHOT_REVIEW_OTH where to save the game reviews' screenshots
+//                   (default docs/screenshot-review-tictactoe.png, -connect4.png, -othello.png)
+//   OTH_REVIEW_MS   the Othello review's time budget (default 3000: a quick review)
 //   C4_TIME_MS      the engine's thinking time per Connect Four move in the game (default 1000)
 //   C4_LONG_MS      the thinking time of the long search whose progress is watched (default 5000)
 //   C4_SEED         seed of the random moves played for the human (default: the clock; printed)
@@ -28,6 +31,12 @@ const SCREENSHOT_C4 = path.resolve(process.env.SCREENSHOT_C4 || 'docs/screenshot
 const SCREENSHOT_OTH = path.resolve(process.env.SCREENSHOT_OTH || 'docs/screenshot-othello.png');
 const SCREENSHOT_PHONE = path.resolve(process.env.SCREENSHOT_PHONE || 'target/browser-test/screenshot-phone.png');
 const SCREENSHOT_OTH_PHONE = path.resolve(process.env.SCREENSHOT_OTH_PHONE || 'target/browser-test/screenshot-othello-phone.png');
+const SCREENSHOT_REVIEW = {
+  tictactoe: path.resolve(process.env.SCREENSHOT_REVIEW_TTT || 'docs/screenshot-review-tictactoe.png'),
+  connect4: path.resolve(process.env.SCREENSHOT_REVIEW_C4 || 'docs/screenshot-review-connect4.png'),
+  othello: path.resolve(process.env.SCREENSHOT_REVIEW_OTH || 'docs/screenshot-review-othello.png'),
+};
+const OTH_REVIEW_MS = String(process.env.OTH_REVIEW_MS || '3000');
 const C4_TIME_MS = String(process.env.C4_TIME_MS || '1000');
 const C4_LONG_MS = String(process.env.C4_LONG_MS || '5000');
 const C4_SEED = Number(process.env.C4_SEED || Date.now() % 1000000);
@@ -96,14 +105,14 @@ function rng(seed) {
   };
 }
 
-/** The data of the `answer` event of a Server-Sent Events body (or a plain JSON body). */
-function answerOf(text) {
+/** The data of the `answer` event (or the event named `name`) of a Server-Sent Events body (or a plain JSON body). */
+function answerOf(text, name = 'answer') {
   if (/^\s*\{/.test(text)) return JSON.parse(text);
   for (const block of text.split(/\r?\n\r?\n/)) {
     const lines = block.split(/\r?\n/);
     const event = (lines.find((l) => l.startsWith('event:')) || '').slice(6).trim();
     const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).replace(/^ /, '')).join('\n');
-    if (event === 'answer') return JSON.parse(data);
+    if (event === name) return JSON.parse(data);
   }
   return null;
 }
@@ -144,14 +153,15 @@ async function c4State(page) {
   });
 }
 
-/** Saves a screenshot of the page's top down to the end of the game card, the progress panel included. */
-async function screenshotGame(page, file) {
+/** Saves a screenshot of the page's top down to the end of the game card, the progress panel included
+ *  (or down to the end of the element `bottom` names, taller than the window). */
+async function screenshotGame(page, file, bottom = 'section.card') {
   mkdirSync(path.dirname(file), { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.mouse.move(0, 0);
   const viewport = page.viewportSize();
-  const cardBottom = await page.$eval('section.card', (c) => c.getBoundingClientRect().bottom + window.scrollY);
-  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(cardBottom) + 24) });
+  const end = await page.$eval(bottom, (c) => c.getBoundingClientRect().bottom + window.scrollY);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(end) + 24) });
   await page.screenshot({ path: file, animations: 'disabled' });
   await page.setViewportSize(viewport);
   console.log(`screenshot saved to ${file}`);
@@ -306,6 +316,7 @@ async function connectFour(page) {
   const after = await c4State(page);
   check('undo takes back the last moves', turn === 'human' && after.moves < played.length && after.moves % 2 === 0,
     `turn=${turn}, ${after.moves} moves`);
+  return played;
 }
 
 const waitForOthHumanTurnOrEnd = (page) => waitForTurn(page, 'oth-board', C4_TIMEOUT);
@@ -556,6 +567,169 @@ async function othello(page) {
   const undone = await othState(page);
   check('undo takes back the last Othello moves', turn === 'human' && undone.moves < st.moves && undone.legal.length > 0,
     `turn=${turn}, ${st.moves} -> ${undone.moves} moves`);
+  return moveList;
+}
+
+const BOARD_OF = { tictactoe: 'board', connect4: 'c4-board', othello: 'oth-board' };
+/** The mark of a judgement in the review's move list, as the service's ply says. */
+const glyphOf = (p) => (p.forced ? '\u25a1' : { inaccuracy: '?!', mistake: '?', blunder: '??' }[p.judgement] || '');
+const markOf = (p) => (p.forced ? 'j-forced' : p.judgement ? 'j-' + p.judgement : 'j-none');
+
+/** The position the board shows, as the game's pieces counted, and its review marks. */
+async function reviewBoard(page, game) {
+  return page.evaluate((game) => {
+    const ids = (sel, attr) => [...document.querySelectorAll(sel)].map((e) => e.dataset[attr]);
+    if (game === 'tictactoe') {
+      return { pieces: [...document.querySelectorAll('#board .cell')].filter((c) => c.dataset.mark).length,
+        best: ids('#board .cell.rv-best', 'index').map(Number), played: ids('#board .cell.rv-played', 'index').map(Number) };
+    }
+    if (game === 'connect4') {
+      return { pieces: [...document.querySelectorAll('#c4-board .disc')].filter((d) => /\b(x|o)\b/.test(d.className) && !d.classList.contains('rv-drop')).length,
+        best: ids('#c4-board .c4-col.rv-best', 'col').map(Number), played: ids('#c4-board .c4-col.rv-played', 'col').map(Number) };
+    }
+    return { pieces: document.querySelectorAll('#oth-board .stone.black, #oth-board .stone.white').length,
+      best: ids('#oth-board .oth-sq.rv-best', 'square'), played: ids('#oth-board .oth-sq.rv-played', 'square') };
+  }, game);
+}
+
+/** Reviews the game on the board of `game` (already played or set up): the review is streamed, the
+ *  graph, the judgements and the tally are the service's, and choosing a move shows its position. */
+async function reviewGame(page, game, { time, streamed } = {}) {
+  const board = BOARD_OF[game];
+  const movesNow = Number(await page.$eval('#' + board, (b) => b.dataset.moves));
+  if (time) await page.selectOption('#review-time', time);
+  await page.evaluate(() => {
+    window.__review = [];
+    const root = document.getElementById('review');
+    new MutationObserver(() => {
+      const seen = window.__review;
+      if (root.dataset.state === 'running' && seen[seen.length - 1] !== root.dataset.plies) seen.push(root.dataset.plies);
+    }).observe(root, { attributes: true, attributeFilter: ['data-plies', 'data-state'] });
+  });
+  const asked = page.waitForRequest((r) => r.url().endsWith('/review') && r.method() === 'POST');
+  const answered = page.waitForResponse((r) => r.url().endsWith('/review') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
+  check(`the Review button is enabled after the ${game} game`, !(await page.isDisabled('#review-start')));
+  await page.click('#review-start');
+  const body = (await asked).postDataJSON();
+  const res = await answered;
+  check(`the ${game} review is streamed as events`, /text\/event-stream/.test(res.headers()['content-type'] || ''), res.headers()['content-type']);
+  const d = answerOf(await res.text(), 'review');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('review').dataset.state), null, { timeout: C4_TIMEOUT });
+  const state = await page.$eval('#review', (r) => ({ state: r.dataset.state, plies: Number(r.dataset.plies) }));
+  const status = await page.textContent('#review-status');
+  check(`the ${game} review finished`, !!d && state.state === 'done' && d.plies.length === state.plies && d.plies.length > 0,
+    `${status}; asked ${JSON.stringify(body).slice(0, 120)}`);
+  if (!d || state.state !== 'done') return;
+  const seen = await page.evaluate(() => window.__review);
+  if (streamed) {
+    check(`the ${game} review filled in ply by ply`, seen.filter((n) => Number(n) > 0 && Number(n) < d.plies.length).length >= 1,
+      `plies shown while running: ${seen.join(', ')}`);
+  }
+  // The graph: a point before the first move and one after each ply, exact ones solid.
+  const graph = await page.evaluate(() => ({
+    points: document.querySelectorAll('#review-graph circle.pt').length,
+    exact: document.querySelectorAll('#review-graph circle.pt.exact').length,
+    bands: document.querySelectorAll('#review-graph rect.g-exact').length,
+    lines: document.querySelectorAll('#review-graph path.g-line').length,
+    turns: document.querySelectorAll('#review-graph line.g-turn').length,
+    label: document.getElementById('review-graph').getAttribute('aria-label'),
+  }));
+  const exactPlies = d.plies.filter((p) => p.exact).length;
+  const passes = d.plies.length < movesNow ? ` (${movesNow - d.plies.length} passes)` : '';
+  check(`the ${game} review's graph has a point per ply, exact ones solid`, graph.points === d.plies.length + 1 && graph.lines >= 1 &&
+    graph.exact === exactPlies + (d.plies[0].exact ? 1 : 0) && (exactPlies === 0) === (graph.bands === 0) &&
+    graph.turns === d.turning_points.length && /winning chance/.test(graph.label),
+    `${graph.points} points, ${graph.exact} exact, ${graph.bands} exact stretches, ${graph.turns} turning points; ${d.plies.length} plies${passes}, ${exactPlies} exact`);
+  // The move list: each ply marked with the service's judgement, proven ones as such.
+  const marks = await page.$$eval('#review-moves button.rv-ply', (bs) => bs.map((b) => ({
+    ply: Number(b.dataset.ply), cls: [...b.classList], glyph: (b.querySelector('.gl') || { textContent: '' }).textContent,
+    label: b.getAttribute('aria-label'),
+  })));
+  const wrong = [];
+  for (const p of d.plies) {
+    const m = marks.find((x) => x.ply === p.ply);
+    if (!m || !m.cls.includes(markOf(p)) || m.glyph !== glyphOf(p) || m.cls.includes('proven') !== !!p.proven ||
+      (p.judgement && !m.label.includes(p.forced ? 'only move' : p.judgement === 'best' || p.judgement === 'good' ? p.judgement + ' move' : p.judgement))) {
+      wrong.push(`ply ${p.ply}: service ${p.judgement}${p.proven ? ' proven' : ''}, page ${m ? m.cls.join(' ') + ' ' + m.glyph : 'none'}`);
+    }
+  }
+  const counted = ['inaccuracy', 'mistake', 'blunder'].map((j) => `${d.plies.filter((p) => p.judgement === j).length} ${j}`).join(', ');
+  check(`every ${game} move is marked with its judgement`, marks.length === d.plies.length && wrong.length === 0,
+    wrong.slice(0, 3).join('; ') || `${marks.length} moves; ${counted}`);
+  // Each side's tally and accuracy.
+  const sides = await page.$$eval('#review-sides tr', (rs) => rs.map((r) => ({
+    side: r.dataset.side, cells: [...r.querySelectorAll('td')].map((c) => c.textContent),
+  })));
+  const badSides = ['X', 'O'].filter((side) => {
+    const s = d.sides[side];
+    const row = sides.find((r) => r.side === side);
+    const acc = typeof s.accuracy === 'number' ? s.accuracy.toFixed(1) + '%' : '—';
+    return !row || row.cells.join(' ') !== [acc, s.best, s.good, s.inaccuracy, s.mistake, s.blunder].join(' ');
+  });
+  check(`the ${game} review's tally is the service's`, badSides.length === 0, sides.map((r) => `${r.side}: ${r.cells.join(' ')}`).join('; '));
+  // The move shown at the end, then a click on a move: its position, its best moves and the move played.
+  const shown = await page.$eval('#' + board, (b) => b.dataset.review || '');
+  check(`the ${game} review shows a move's position when it ends`, shown !== '' && (await page.textContent('#review-detail-head')).startsWith('Move ' + shown),
+    `move ${shown}: ${await page.textContent('#review-detail-head')}`);
+  const pick = d.plies.find((p) => ['blunder', 'mistake', 'inaccuracy'].includes(p.judgement) && p.ply > 1) || d.plies[Math.floor(d.plies.length / 2)];
+  await page.click(`#review-moves button[data-ply="${pick.ply}"]`);
+  await page.waitForFunction(([id, n]) => document.getElementById(id).dataset.review === String(n), [board, pick.ply]);
+  const pos = await reviewBoard(page, game);
+  const playedMoves = game === 'othello' ? body.moves.slice(0, pick.ply - 1).filter((m) => m !== 'pass').length + 4 : pick.ply - 1;
+  const bestWanted = [...pick.best_moves].map(String).sort().join(',');
+  const playedMove = game === 'connect4' ? Number(body.moves[pick.ply - 1]) - 1 : body.moves[pick.ply - 1];
+  check(`clicking ${game} move ${pick.ply} shows the position before it, its best moves and the move played`,
+    pos.pieces === playedMoves && pos.best.map(String).sort().join(',') === bestWanted && pos.played.length === 1 && pos.played[0] === playedMove &&
+    (await page.$eval(`#review-moves button[data-ply="${pick.ply}"]`, (b) => b.getAttribute('aria-current'))) === 'true',
+    `${pos.pieces} pieces (want ${playedMoves}); best ${pos.best.join(',')} (service ${bestWanted}); played ${pos.played.join(',')} (want ${playedMove}); ${pick.judgement}`);
+  // The arrow keys step through the moves (back from the last one).
+  const last = pick.ply === d.plies[d.plies.length - 1].ply;
+  await page.focus(`#review-moves button[data-ply="${pick.ply}"]`);
+  await page.keyboard.press(last ? 'ArrowLeft' : 'ArrowRight');
+  const next = Number(await page.$eval('#' + board, (b) => b.dataset.review));
+  const focused = await page.evaluate(() => document.activeElement && document.activeElement.dataset.ply);
+  check(`the arrow keys step to the ${last ? 'previous' : 'next'} ${game} move`, (last ? next < pick.ply && next >= 1 : next > pick.ply && next <= movesNow) &&
+    focused === String(next), `move ${pick.ply} -> ${next}, focus on ${focused}`);
+  await page.keyboard.press(last ? 'ArrowRight' : 'ArrowLeft');
+  await page.waitForFunction(([id, n]) => document.getElementById(id).dataset.review === String(n), [board, pick.ply]);
+  await screenshotGame(page, SCREENSHOT_REVIEW[game], '#review');
+  // Back to the game: the board shows the game again.
+  await page.click('#review-back');
+  const back = await page.$eval('#' + board, (b) => ({ review: b.dataset.review || '', moves: Number(b.dataset.moves) }));
+  check(`"Back to the game" shows the ${game} game again`, back.review === '' && back.moves === movesNow && (await reviewBoard(page, game)).best.length === 0,
+    JSON.stringify(back));
+}
+
+/** The game review of each game: a tic-tac-toe game played to its end with weak moves for the human, and
+ *  the whole Connect Four and Othello games played before, pasted back into their move lists. */
+async function reviews(page, c4Moves, othMoves) {
+  // Tic-tac-toe: the human (X) plays the edges first against the perfect computer.
+  await page.check('#game-tictactoe');
+  await page.selectOption('#difficulty', '10');
+  await page.selectOption('#human-mark', 'X');
+  await page.selectOption('#first-player', 'human');
+  await page.click('#new-game');
+  let turn = await waitForHumanTurnOrEnd(page);
+  check('there is nothing to review before the first move', await page.isDisabled('#review-start'));
+  const weak = [1, 3, 5, 7, 0, 2, 6, 8, 4];
+  while (turn === 'human') {
+    const marks = await boardMarks(page);
+    turn = await humanPlays(page, 'board', `cell-${weak.find((i) => marks[i] === '')}`);
+  }
+  await reviewGame(page, 'tictactoe');
+
+  // Connect Four and Othello: the games played before, set up again from their move lists; the Othello
+  // review within a short budget, watched filling in ply by ply.
+  const pasted = [['connect4', 'Connect Four', c4Moves, { time: '10000' }], ['othello', 'Othello', othMoves, { time: OTH_REVIEW_MS, streamed: true }]];
+  for (const [game, name, moves, opts] of pasted) {
+    await page.check(`#game-${game}`);
+    await waitForTurn(page, BOARD_OF[game], C4_TIMEOUT);
+    await page.fill('#moves-input', moves);
+    await page.click('#load-moves');
+    turn = await waitForTurn(page, BOARD_OF[game], C4_TIMEOUT);
+    check(`the ${name} game set up from its move list is over`, turn === 'over', `turn=${turn}; ${moves}`);
+    await reviewGame(page, game, opts);
+  }
 }
 
 /** At phone width (375 px) nothing is wider than the screen, and both games still play. */
@@ -746,8 +920,9 @@ async function main() {
     check('#tree-error shows the service message', !!message && shown.text.includes(message) && shown.role === 'alert' && shown.visible,
       `"${shown.text}"`);
 
-    await connectFour(page);
-    await othello(page);
+    const c4Moves = await connectFour(page);
+    const othMoves = await othello(page);
+    await reviews(page, c4Moves, othMoves);
     await phoneWidth(page);
 
     const violations = await page.evaluate(() => window.__cspViolations);

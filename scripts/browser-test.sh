@@ -3,11 +3,13 @@
 # server, then drives the page in headless Chromium (scripts/browser-test.mjs):
 # a tic-tac-toe game, a game tree, a whole Connect Four game with the
 # search's progress streamed to the page, and a whole Othello game with both
-# sides' passes, then the games at phone width, with no violation of the
-# page's content policy. Saves screenshot.png, screenshot-connect4.png and
-# screenshot-othello.png in target/browser-test (and, at phone width,
-# screenshot-phone.png and screenshot-othello-phone.png), so a run leaves the
-# clone as it was; SCREENSHOT_DIR=docs refreshes the README's screenshots.
+# sides' passes, a game review of each game, then the games at phone width,
+# with no violation of the page's content policy. Saves screenshot.png,
+# screenshot-connect4.png, screenshot-othello.png and the reviews'
+# screenshot-review-{tictactoe,connect4,othello}.png in target/browser-test
+# (and, at phone width, screenshot-phone.png and screenshot-othello-phone.png),
+# so a run leaves the clone as it was; SCREENSHOT_DIR=docs refreshes the
+# screenshots in docs/.
 # With BASE_URL set, tests the server already running there instead; the
 # server started here takes its settings, OPENING_BOOK among them, from the environment.
 # Needs root (or an existing /usr/bin/chromium) and access to the Debian and npm registries.
@@ -19,7 +21,7 @@ ROOT=$PWD
 PLAYWRIGHT_CORE_VERSION=1.65.1
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 PW_DIR=$ROOT/target/browser-test
-# Where the three full-width screenshots go: docs/ only when asked.
+# Where the full-width screenshots go: docs/ only when asked.
 SHOTS=$(mkdir -p "${SCREENSHOT_DIR:-$PW_DIR}" && cd "${SCREENSHOT_DIR:-$PW_DIR}" && pwd)
 SERVER_LOG=$PW_DIR/server.log
 
@@ -57,6 +59,8 @@ run_test() {
   BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$SHOTS/screenshot.png \
     SCREENSHOT_C4=$SHOTS/screenshot-connect4.png SCREENSHOT_OTH=$SHOTS/screenshot-othello.png \
     SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png SCREENSHOT_OTH_PHONE=$PW_DIR/screenshot-othello-phone.png \
+    SCREENSHOT_REVIEW_TTT=$SHOTS/screenshot-review-tictactoe.png SCREENSHOT_REVIEW_C4=$SHOTS/screenshot-review-connect4.png \
+    SCREENSHOT_REVIEW_OTH=$SHOTS/screenshot-review-othello.png \
     node "$ROOT/scripts/browser-test.mjs"
 }
 

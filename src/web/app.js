@@ -1,12 +1,13 @@
 // The page's entry point: one controller per game, the game switch, the
-// controls every game shares, the tree explorer and the service's state.
+// controls every game shares, the game review, the tree explorer and the
+// service's state.
 //
 // A new game is one adapter module (see controller.js for what it
 // provides) registered in GAMES, its board and settings in index.html
 // (shown while it is played by the `body[data-game]` rule in style.css); the
 // adapter names its own settings and move-list field, which its controller
 // binds. Every file of the page is embedded in the binary: a new module also
-// needs its line in PAGE_ASSETS (src/api/mod.rs), which tests/api/page.rs
+// needs its line in ASSETS (src/web/mod.rs), which tests/api/page.rs
 // checks against what the page loads.
 
 import { $ } from './dom.js';
@@ -16,6 +17,7 @@ import { tictactoe } from './tictactoe.js';
 import { connectFour } from './connect4.js';
 import { othello } from './othello.js';
 import { treeExplorer } from './tree.js';
+import { GameReview } from './review.js';
 
 /** The games, by the id the page's switch and `body[data-game]` use. */
 const GAMES = { tictactoe, connect4: connectFour, othello };
@@ -39,6 +41,7 @@ const shared = { tally: { human: 0, draw: 0, computer: 0 }, checkHealth };
 const games = {};
 for (const [id, make] of Object.entries(GAMES)) games[id] = new GameController(make(), shared);
 let current = null;
+const review = new GameReview();
 
 /** Shows one game; switching starts a new game of it. */
 function setMode(id, fromUser) {
@@ -49,6 +52,7 @@ function setMode(id, fromUser) {
   // Only one game runs at a time: stop the others' searches.
   for (const game of Object.values(games)) game.deactivate();
   current = games[next];
+  review.attach(current);
   current.activate();
 }
 

@@ -1,9 +1,10 @@
 // The service client: POST /best-move, answered as JSON or, for a client
 // that watches the search, as an event stream of `progress` events ended by
-// one `answer` (or `error`) event. Touches no DOM; `fetch` is looked up when
+// one `answer` (or `error`) event; POST /review likewise, its stream a `ply`
+// event per move judged ended by one `review` (or `error`) event. Touches no DOM; `fetch` is looked up when
 // called, so the Node tests can stand in for it.
 
-import { EventStreamParser, readEvent } from './events.js';
+import { EventStreamParser, readEvent, readReviewEvent } from './events.js';
 
 /** After this long a request shows that it is still waiting. */
 export const SLOW_MS = 300;
@@ -26,14 +27,14 @@ export async function readJsonAnswer(res) {
     message: 'The service answered HTTP ' + res.status + ' without a readable error.' };
 }
 
-/** An event-stream body as a result: each `progress` event goes to onProgress,
- *  the `answer` or `error` event settles it. */
-export async function readEventStream(res, onProgress) {
+/** An event-stream body as a result: each report (a `progress` event of a search) goes to onProgress,
+ *  the answer or `error` event settles it; `read` says what an event means (events.js). */
+export async function readEventStream(res, onProgress, read = readEvent) {
   const reader = res.body.getReader();
   const parser = new EventStreamParser();
   const settle = (events) => {
     for (const ev of events) {
-      const meaning = readEvent(ev, res.status);
+      const meaning = read(ev, res.status);
       if (!meaning) continue;
       if (meaning.progress) { if (onProgress) onProgress(meaning.progress); } else return meaning.outcome;
     }
@@ -49,14 +50,21 @@ export async function readEventStream(res, onProgress) {
     }
     if (done) break;
   }
-  return { ok: false, kind: 'http', status: res.status, message: 'The service ended the progress stream without an answer.' };
+  return { ok: false, kind: 'http', status: res.status, message: 'The service ended the event stream without an answer.' };
 }
 
 /** POSTs a JSON text to /best-move. `promise` resolves to one of
  *  {ok: true, data} | {ok: false, kind: 'service'|'http'|'network'|'timeout'|'aborted', message, error?, status?}.
  *  With opts.onProgress the answer is asked for as an event stream and each progress report is passed on;
  *  opts.onSlow runs if there is no answer after SLOW_MS. */
-export function postBestMove(bodyText, opts = {}) {
+export const postBestMove = (bodyText, opts = {}) => postJson('/best-move', bodyText, opts, readEvent);
+
+/** POSTs a game to /review, as postBestMove does: with opts.onProgress each ply is passed on as it is
+ *  judged (from the end of the game backwards, not in order), and the whole review settles it. Aborting
+ *  hangs up, which cancels the review. */
+export const postReview = (bodyText, opts = {}) => postJson('/review', bodyText, opts, readReviewEvent);
+
+function postJson(path, bodyText, opts, read) {
   const timeoutMs = opts.timeoutMs || TIMEOUT_MS;
   const ctrl = new AbortController();
   let timedOut = false;
@@ -64,7 +72,7 @@ export function postBestMove(bodyText, opts = {}) {
   const killTimer = setTimeout(() => { timedOut = true; ctrl.abort(); }, timeoutMs);
   const promise = (async () => {
     try {
-      const res = await fetch('/best-move', {
+      const res = await fetch(path, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'Accept': opts.onProgress ? 'text/event-stream' : 'application/json' },
         body: bodyText,
@@ -72,7 +80,7 @@ export function postBestMove(bodyText, opts = {}) {
         signal: ctrl.signal,
       });
       const type = res.headers.get('Content-Type') || '';
-      if (res.ok && res.body && /text\/event-stream/i.test(type)) return await readEventStream(res, opts.onProgress);
+      if (res.ok && res.body && /text\/event-stream/i.test(type)) return await readEventStream(res, opts.onProgress, read);
       return await readJsonAnswer(res);
     } catch (_) {
       if (timedOut) return { ok: false, kind: 'timeout',

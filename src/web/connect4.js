@@ -4,7 +4,7 @@
 // result of every column).
 
 import { $, el } from './dom.js';
-import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
+import { COLS, ROWS, grid, isLegal, isOver, landingCell, legalMoves, markAt, moveText, parseMoveList, pvOverlay } from './connect4-model.js';
 import { isExact, other, resultClass, scoreWords } from './format.js';
 import { timedOptions } from './controller.js';
 
@@ -62,6 +62,8 @@ export function connectFour() {
     },
     ...timedOptions,
     requestBody: (moves) => ({ game: 'connect4', moves: moveText(moves) }),
+    reviewBody: (moves) => ({ game: 'connect4', moves: moveText(moves) }),
+    reviewWords: (score, plies, exact) => scoreWords({ score, plies_to_end: plies, exact }, CUT),
     isLegal: (moves, c) => isLegal(moves, c),
     isOver: (moves) => isOver(moves),
     legalMoves: (moves) => legalMoves(moves),
@@ -85,12 +87,17 @@ export function connectFour() {
       const last = v.moves.length ? g.cellOfPly[v.moves.length - 1] : null;
       const dropped = v.animate && last !== null ? last : null;
       const ghostColour = colourOf(s.human, s).toLowerCase();
+      // In a review: the best columns and the column played, the piece the move played drops shown.
+      const rv = v.review;
+      const moverColour = colourOf(markAt(v.moves.length), s).toLowerCase();
       for (let c = 0; c < COLS; c++) {
         const full = g.heights[c] >= ROWS;
         const col = colEls[c];
         const hinted = v.hint === c && v.playable;
         col.setAttribute('aria-disabled', String(!(v.playable && !full)));
         col.classList.toggle('hint', hinted);
+        col.classList.toggle('rv-best', !!rv && rv.best.includes(c));
+        col.classList.toggle('rv-played', !!rv && rv.played === c);
         col.tabIndex = c === focusCol ? 0 : -1;
         const pieces = [];
         for (let r = ROWS - 1; r >= 0; r--) {
@@ -101,6 +108,8 @@ export function connectFour() {
         if (full) label += ', full';
         if (hinted) label += ', suggested move';
         if (v.line.some((i) => i % COLS === c)) label += ', part of the winning four';
+        if (rv && rv.best.includes(c)) label += ', best move';
+        if (rv && rv.played === c) label += ', move played';
         col.setAttribute('aria-label', label);
         const landing = landingCell(g, c);
         for (let r = 0; r < ROWS; r++) {
@@ -118,6 +127,8 @@ export function connectFour() {
           } else if (marks) {
             cls += ' pv ' + colourOf(marks.mark, s).toLowerCase();
             text = String(marks.n);
+          } else if (cell === landing && rv && rv.played === c) {
+            cls += ' ' + moverColour + ' rv-drop';
           } else if (cell === landing && v.playable) {
             cls += ' ' + ghostColour + (v.hint === c ? ' hint-disc' : ' ghost');
           }

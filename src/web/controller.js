@@ -28,7 +28,9 @@
 //   sideName(mark, settings), moveName(move), moveLong(move), moveShort(move),
 //   pvItem(move, mark, settings), endText(outcome, winner, settings, moves), endMore,
 //   render(view), showMoveMap(d, ctx, settings), resetMoveMap(), overlay(analysis, moves),
-//   focus(move), bind(controller).
+//   focus(move), bind(controller); for the game review (review.js): reviewBody(moves, settings),
+//   reviewWords(score, pliesToEnd, exact), and render's `review` ({best, played}: the best moves and
+//   the move played in the position shown, which is then a review's, not the game's).
 
 import { $, el } from './dom.js';
 import { postBestMove } from './client.js';
@@ -86,6 +88,7 @@ export class GameController {
     this.showPv = false;       // the analysed line is drawn on the board
     this.movesEdited = false;  // the move list field holds the user's own text
     this.justPlayed = false;   // the last move was played since the last render
+    this.reviewView = null;    // a position of a review shown on the board instead of the game's
     adapter.resetMoveMap();
     adapter.bind(this);
     this.bindInputs();
@@ -142,7 +145,27 @@ export class GameController {
   /** Another game is shown: this one's search stops. */
   deactivate() {
     this.active = false;
+    this.leaveReview();
     this.stop();
+  }
+
+  /** The game has a move to review, and no search of the computer's is running. */
+  canReview() { return this.movesPlayed() > 0 && !this.busy; }
+
+  /** Shows a position of a review on the board: `view` is {moves, settings, ply, played, best,
+   *  onLeave}; the game's board comes back with leaveReview() or the next move of the game, which
+   *  call the view's onLeave. */
+  showReview(view) {
+    this.reviewView = view;
+    this.render();
+  }
+
+  leaveReview() {
+    const view = this.reviewView;
+    if (!view) return;
+    this.reviewView = null;
+    if (view.onLeave) view.onLeave();
+    this.render();
   }
 
   stop() {
@@ -174,6 +197,7 @@ export class GameController {
 
   /** Continues from the current moves: the computer plays if it is its turn (or reports how the game ended). */
   resume(message) {
+    this.leaveReview();
     this.outcome = null;
     this.line = null;
     this.hint = null;
@@ -190,6 +214,7 @@ export class GameController {
   }
 
   play(move) {
+    this.leaveReview();
     this.moves.push(move);
     this.movesEdited = false;
     this.justPlayed = true;
@@ -202,7 +227,7 @@ export class GameController {
   }
 
   humanMove(move) {
-    if (this.turn !== 'human' || this.busy || this.isPass(move) || !this.adapter.isLegal(this.moves, move, this.settings)) return;
+    if (this.turn !== 'human' || this.busy || this.reviewView || this.isPass(move) || !this.adapter.isLegal(this.moves, move, this.settings)) return;
     this.hint = null;
     if (this.adapter.notation) this.movesMessage(null);
     this.play(move);
@@ -401,24 +426,30 @@ export class GameController {
 
   render() {
     const a = this.adapter;
-    const playable = this.turn === 'human' && !this.busy;
+    const view = this.reviewView;
+    const playable = this.turn === 'human' && !this.busy && !view;
     const line = this.line || [];
     const overlay = a.drawsLine && this.analysis ? a.overlay(this.analysis, this.moves) : null;
-    a.render({
+    a.render(view ? {
+      moves: view.moves, settings: view.settings, playable, line: [], hint: null, animate: false, pv: null,
+      lastComputer: null, review: { best: view.best || [], played: view.played },
+    } : {
       moves: this.moves, settings: this.settings, playable, line, hint: this.hint,
       animate: this.justPlayed, pv: this.showPv ? overlay : null,
       lastComputer: this.lastComputerMove(),
     });
     this.justPlayed = false;
     const board = a.boardEl;
+    if (view) board.dataset.review = String(view.ply); else delete board.dataset.review;
     board.dataset.turn = this.turn;
     board.dataset.busy = String(this.busy);
     board.dataset.moves = String(this.moves.length);
-    board.dataset.hasLine = String(line.length > 0);
+    board.dataset.hasLine = String(!view && line.length > 0);
     if (this.outcome) board.dataset.outcome = this.outcome; else delete board.dataset.outcome;
     $('hint').disabled = !playable;
     $('undo').disabled = !this.canUndo();
     $('retry').hidden = !this.retry;
+    $('review-start').disabled = !this.canReview();
     if (this.movesInput && !this.movesEdited) this.movesInput.value = a.notation.format(this.moves);
     if (a.drawsLine) {
       const toggle = $('pv-toggle');

@@ -68,17 +68,30 @@ export class EventStreamParser {
   }
 }
 
-/** What one event of a search's stream means: a progress report (an iteration of the
- *  engine, or `{ scored }`: a column whose score was just settled), the result, or nothing. */
-export function readEvent(ev, status) {
-  let payload = null;
-  try { payload = JSON.parse(ev.data); } catch (_) { payload = null; }
-  if (!payload || typeof payload !== 'object') return null;
-  if (ev.event === 'progress') return { progress: payload };
-  if (ev.event === 'move') return { progress: { scored: payload } };
-  if (ev.event === 'answer' && !payload.error) return { outcome: { ok: true, data: payload } };
-  if (ev.event === 'error' && payload.error) {
-    return { outcome: { ok: false, kind: 'service', status, error: payload.error, message: payload.error.message } };
-  }
-  return null;
+/** What one event of a stream means, by its name: a report passed on as it comes (`progress`, from
+ *  the payload; `progress` maps an event name to a function of the payload), the result (`answer`,
+ *  the name of the event that carries it), an `error` event, or nothing. */
+export function eventReader({ progress, answer }) {
+  return (ev, status) => {
+    let payload = null;
+    try { payload = JSON.parse(ev.data); } catch (_) { payload = null; }
+    if (!payload || typeof payload !== 'object') return null;
+    if (Object.hasOwn(progress, ev.event)) return { progress: progress[ev.event](payload) };
+    if (ev.event === answer && !payload.error) return { outcome: { ok: true, data: payload } };
+    if (ev.event === 'error' && payload.error) {
+      return { outcome: { ok: false, kind: 'service', status, error: payload.error, message: payload.error.message } };
+    }
+    return null;
+  };
 }
+
+/** What one event of a search's stream (POST /best-move) means: a progress report (an iteration of
+ *  the engine, or `{ scored }`: a column whose score was just settled), the result, or nothing. */
+export const readEvent = eventReader({
+  progress: { progress: (p) => p, move: (p) => ({ scored: p }) },
+  answer: 'answer',
+});
+
+/** What one event of a review's stream (POST /review) means: a ply judged (`ply`, reported as it
+ *  is, in the order the plies are judged), the whole review (`review`), or nothing. */
+export const readReviewEvent = eventReader({ progress: { ply: (p) => p }, answer: 'review' });

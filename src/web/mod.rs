@@ -26,7 +26,8 @@ pub const INDEX: PageFile = PageFile::new("index.html", "text/html; charset=utf-
 
 /// The page's stylesheet and ES modules, served at `/assets/{name}`: the
 /// service client and its event-stream parser, the game controller, one
-/// adapter (and one board model) per game, the tree explorer.
+/// adapter (and one board model) per game, the tree explorer, the game
+/// review.
 pub const ASSETS: &[PageFile] = &[
     PageFile::new("style.css", CSS, include_str!("style.css")),
     PageFile::new("app.js", JS, include_str!("app.js")),
@@ -44,6 +45,8 @@ pub const ASSETS: &[PageFile] = &[
     PageFile::new("othello-model.js", JS, include_str!("othello-model.js")),
     PageFile::new("othello.js", JS, include_str!("othello.js")),
     PageFile::new("tree.js", JS, include_str!("tree.js")),
+    PageFile::new("review-model.js", JS, include_str!("review-model.js")),
+    PageFile::new("review.js", JS, include_str!("review.js")),
 ];
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";

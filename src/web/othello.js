@@ -75,6 +75,9 @@ export function othello() {
     },
     ...timedOptions,
     requestBody: (moves) => ({ game: 'othello', moves: serviceMoves(moves) }),
+    // The passes written out: the review numbers the plies as the page does, and judges no pass.
+    reviewBody: (moves) => ({ game: 'othello', moves: moves.slice() }),
+    reviewWords: (score, plies, exact) => scoreWords(exact ? { score } : { score, exact: false, evaluation: Math.round(score * 100) }),
     // The model's functions take the moves alone (the settings passed after them do not matter).
     isLegal,
     isOver,
@@ -107,6 +110,8 @@ export function othello() {
         b.classList.toggle('legal', legal.has(i));
         b.classList.toggle('hint', hinted);
         b.classList.toggle('last', pos.last === i);
+        b.classList.toggle('rv-best', !!v.review && v.review.best.includes(name));
+        b.classList.toggle('rv-played', !!v.review && v.review.played === name);
         stone.classList.toggle('black', c === 'X');
         stone.classList.toggle('white', c === 'O');
         if (c === '.') stone.classList.remove('place', 'flip');
@@ -117,6 +122,8 @@ export function othello() {
         if (legal.has(i)) label += ', legal move';
         if (hinted) label += ', suggested move';
         if (pos.last === i) label += ', last move';
+        if (v.review && v.review.best.includes(name)) label += ', best move';
+        if (v.review && v.review.played === name) label += ', move played';
         b.setAttribute('aria-label', label);
       }
       const n = discCounts(pos.cells);

@@ -40,6 +40,9 @@ export function tictactoe() {
     hintOptions: () => ({ mistake: 0 }),
     timeoutMs: () => TIMEOUT_MS,
     requestBody: (moves, toMove, s) => ({ board: boardText(moves, starterOf(s)), to_move: toMove }),
+    // The review's X is the side that moved first (O, when the page's game began with O).
+    reviewBody: (moves) => ({ game: 'tictactoe', moves }),
+    reviewWords: (score, plies, exact) => scoreWords({ score, plies_to_end: plies, exact }, CUT),
     isLegal: (moves, cell, s) => isLegal(moves, cell, starterOf(s)),
     isOver: (moves, s) => isOver(moves, starterOf(s)),
     legalMoves: (moves, s) => legalMoves(moves, starterOf(s)),
@@ -57,6 +60,8 @@ export function tictactoe() {
 
     render(v) {
       const marks = board(v.moves, starterOf(v.settings));
+      const rv = v.review;
+      const mover = v.moves.length % 2 === 0 ? starterOf(v.settings) : other(starterOf(v.settings));
       marks.forEach((c, i) => {
         const b = cells[i];
         const empty = c === '.';
@@ -64,6 +69,8 @@ export function tictactoe() {
         if (v.line.includes(i)) b.classList.add('win');
         if (empty && v.hint === i) b.classList.add('hint');
         if (!empty && v.lastComputer === i) b.classList.add('last');
+        if (rv && rv.best.includes(i)) b.classList.add('rv-best');
+        if (rv && rv.played === i) b.classList.add('rv-played');
         const wanted = empty ? '' : c;
         if (b.dataset.mark !== wanted) {
           b.dataset.mark = wanted;
@@ -71,12 +78,15 @@ export function tictactoe() {
         }
         if (empty) {
           const ghost = b.querySelector('.ghost');
-          if (ghost) ghost.innerHTML = GHOST[v.settings.human];
+          // In a review, the move played shows as the mover's mark.
+          if (ghost) ghost.innerHTML = GHOST[rv ? mover : v.settings.human];
         }
         b.setAttribute('aria-disabled', String(!(v.playable && empty)));
         let label = rowCol(i) + ', ' + (empty ? 'empty' : c);
         if (empty && v.hint === i) label += ', suggested move';
         if (v.line.includes(i)) label += ', winning line';
+        if (rv && rv.best.includes(i)) label += ', best move';
+        if (rv && rv.played === i) label += ', move played (' + mover + ')';
         b.setAttribute('aria-label', label);
       });
     },

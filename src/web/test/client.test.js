@@ -2,7 +2,7 @@
 // chunk, JSON answers and errors, and the ways a request can fail.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { postBestMove, readEventStream, readJsonAnswer } from '../client.js';
+import { postBestMove, postReview, readEventStream, readJsonAnswer } from '../client.js';
 
 /** A response whose body arrives in these chunks. */
 function streamed(chunks, status = 200) {
@@ -75,4 +75,18 @@ test('a network failure, a cancelled request and a timeout are told apart', asyn
   assert.equal((await cancelled.promise).kind, 'aborted');
   const slow = await postBestMove('wait', { timeoutMs: 20 }).promise;
   assert.equal(slow.kind, 'timeout');
+});
+
+test('postReview streams a review: each ply passed on as it is judged, the review settles it', async (t) => {
+  const asked = [];
+  t.mock.method(globalThis, 'fetch', async (url, init) => {
+    asked.push({ url, accept: init.headers.Accept });
+    return streamed(['event: ply\ndata: {"ply":2,"judgement":"best"}\n\n', 'event: ply\ndata: {"ply":1,"judgement":"mistake"}\n\n',
+      'event: review\ndata: {"kind":"review","plies":[]}\n\n']);
+  });
+  const seen = [];
+  const r = await postReview('{"game":"connect4","moves":"44"}', { onProgress: (p) => seen.push(p.ply) }).promise;
+  assert.deepEqual(seen, [2, 1]);
+  assert.deepEqual(r, { ok: true, data: { kind: 'review', plies: [] } });
+  assert.deepEqual(asked, [{ url: '/review', accept: 'text/event-stream' }]);
 });

@@ -2,7 +2,7 @@
 // anywhere across chunks, and what each event of a search's stream means.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventStreamParser, readEvent } from '../events.js';
+import { EventStreamParser, readEvent, readReviewEvent } from '../events.js';
 
 const all = (chunks) => {
   const p = new EventStreamParser();
@@ -77,4 +77,13 @@ test('the events of a search stream: progress, a settled column, answer, error',
   assert.equal(readEvent({ event: 'answer', data: 'not json' }, 200), null);
   assert.equal(readEvent({ event: 'message', data: '{}' }, 200), null);
   assert.equal(readEvent({ event: 'error', data: '{"no":"error"}' }, 200), null);
+});
+
+test('a review\'s events: a ply is a report, the review the result, an answer event means nothing', () => {
+  assert.deepEqual(readReviewEvent({ event: 'ply', data: '{"ply":3}' }, 200), { progress: { ply: 3 } });
+  assert.deepEqual(readReviewEvent({ event: 'review', data: '{"kind":"review"}' }, 200), { outcome: { ok: true, data: { kind: 'review' } } });
+  const error = { code: 'timeout', message: 'late' };
+  assert.equal(readReviewEvent({ event: 'error', data: JSON.stringify({ error }) }, 200).outcome.message, 'late');
+  assert.equal(readReviewEvent({ event: 'answer', data: '{"best_move":2}' }, 200), null);
+  assert.equal(readReviewEvent({ event: 'progress', data: '{"depth":1}' }, 200), null);
 });
