@@ -20,12 +20,17 @@
 #             solving from EXACT empties; bestmove through POST /best-move
 #             of a release server with its default budget, each colour in
 #             half of the games, openings of OPENINGS seeded random moves.
+#   speed     SPEED_POSITIONS midgame positions (30 to 44 empties, seeded):
+#             positions per second of Zebra searching SPEED_DEPTH plies and
+#             of the service asked for the same depth, alternating, and the
+#             depth the service reaches at its default budget.
 #
 # The logic is in scripts/othello_compare.py.
 # Usage: ZEBRA_DIR=/path/to/zebra scripts/othello-compare.sh [> results.md]
 # Knobs (env): FIRST (40), LAST (49), POSITIONS (20), SEED (1), GAMES (40),
 #              DEPTH (8), EXACT (16), OPENINGS (4), PART (both: endgames,
-#              play or both), EVERY_MOVE (0), SIDE_BINARY (0), SHARED
+#              play, speed or both: endgames and play), EVERY_MOVE (0),
+#              SIDE_BINARY (0), SPEED_POSITIONS (20), SPEED_DEPTH (12), SHARED
 #              (../shared beside the repository).
 # Exits non-zero when a score disagrees or an answer is not exact.
 set -euo pipefail
@@ -42,6 +47,8 @@ OPENINGS=${OPENINGS:-4}
 PART=${PART:-both}
 EVERY_MOVE=${EVERY_MOVE:-0}
 SIDE_BINARY=${SIDE_BINARY:-0}
+SPEED_POSITIONS=${SPEED_POSITIONS:-20}
+SPEED_DEPTH=${SPEED_DEPTH:-12}
 PORT=${PORT:-18093}
 cd "$ROOT"
 if [ -z "${ZEBRA_DIR:-}" ] || [ ! -x "$ZEBRA_DIR/scrzebra" ]; then
@@ -59,6 +66,13 @@ MAX_SEARCH_MS=600000 REQUEST_TIMEOUT_MS=900000 target/release/bestmove --port "$
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+if [ "$PART" = speed ]; then
+  echo
+  echo "Command: ZEBRA_DIR=... SPEED_POSITIONS=$SPEED_POSITIONS SPEED_DEPTH=$SPEED_DEPTH SEED=$SEED PART=speed scripts/othello-compare.sh"
+  python3 scripts/othello_compare.py speed --url "http://127.0.0.1:$PORT" --positions "$SPEED_POSITIONS" \
+    --depth "$SPEED_DEPTH" --seed "$SEED" || status=$?
+  exit $status
+fi
 if [ "$PART" != play ]; then
   echo
   echo "Command: ZEBRA_DIR=... FIRST=$FIRST LAST=$LAST POSITIONS=$RANDOM_POSITIONS SEED=$SEED EVERY_MOVE=$EVERY_MOVE SIDE_BINARY=$SIDE_BINARY PART=endgames scripts/othello-compare.sh"

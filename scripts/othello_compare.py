@@ -29,6 +29,14 @@ is part of bestmove.
       moves. Prints each game and the points (a win 1, a draw 1/2) and the
       total disc difference.
 
+  othello_compare.py speed --url URL [--positions 20 --depth 10 --seed S]
+      Positions per second, side by side on the same midgame positions
+      (30 to 44 empty squares from seeded random games), alternating: Zebra
+      searching D plies deep (its own count of positions and its wall time
+      less its start-up), and the service asked for the same depth
+      (`max_depth`, `"max_moves": 1`: the engine's count of positions and
+      time), then at its default budget (the depth it reaches in 1 s).
+
 Exit status: 1 when a score disagrees (endgames), 2 on bad use.
 """
 import argparse
@@ -258,6 +266,62 @@ def play(args):
     return 0
 
 
+def zebra_search(cells, side, depth):
+    """Zebra's midgame search `depth` plies deep: (positions, seconds of wall time)."""
+    with tempfile.TemporaryDirectory(prefix="zebra-") as d:
+        os.symlink(os.path.join(zebra.ZEBRA_DIR, "coeffs2.bin"), os.path.join(d, "coeffs2.bin"))
+        with open(os.path.join(d, "in.scr"), "w") as f:
+            f.write(oth.to_str(cells, side) + "\n")
+        env = dict(os.environ, ZEBRA_MID=str(depth), ZEBRA_EXACT="0", ZEBRA_WLD="0")
+        started = time.perf_counter()
+        p = subprocess.run([os.path.join(zebra.ZEBRA_DIR, "scrzebra"), "-b", "0", "-line", "1", "-script", "in.scr",
+                            "out.txt"], cwd=d, env=env, capture_output=True, text=True)
+        wall = time.perf_counter() - started
+        nodes = [int(line.split(":")[1]) for line in p.stdout.splitlines() if line.startswith("Total nodes:")]
+        if p.returncode != 0 or not nodes:
+            raise RuntimeError("scrzebra failed (%d): %s" % (p.returncode, p.stdout[-300:]))
+        return nodes[0], wall
+
+
+def speed(args):
+    rng = random.Random(args.seed)
+    overhead = zebra_overhead()
+    cases = []
+    while len(cases) < args.positions:
+        found = random_position(rng, rng.randint(30, 44))
+        if found:
+            cases.append(found)
+    print("Zebra's start-up, taken off its times: %.3f s" % overhead)
+    print()
+    print("| # | Empties | Zebra positions | Zebra s | Zebra M/s | bestmove positions | bestmove s | bestmove M/s | bestmove depth in 1 s |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    totals = {"zn": 0, "zs": 0.0, "bn": 0, "bs": 0.0}
+    depths = []
+    for i, (cells, side) in enumerate(cases, 1):
+        zn, zwall = zebra_search(cells, side, args.depth)
+        zs = max(zwall - overhead, 1e-6)
+        body = {"game": "othello", "board": oth.to_str(cells, side).split()[0], "to_move": side, "compare": False}
+        fixed = post(args.url, dict(body, max_depth=args.depth, max_moves=1, time_ms=600000), timeout=700)
+        bn, bs = fixed["engine"]["nodes"], fixed["engine"]["elapsed_us"] / 1e6
+        default = post(args.url, body)
+        depths.append(default["engine"]["depth"])
+        totals["zn"] += zn
+        totals["zs"] += zs
+        totals["bn"] += bn
+        totals["bs"] += bs
+        print("| %d | %d | %d | %.3f | %.2f | %d | %.3f | %.2f | %d |" % (
+            i, oth.empties(cells), zn, zs, zn / zs / 1e6, bn, bs, bn / max(bs, 1e-6) / 1e6, depths[-1]), flush=True)
+    zr, br = totals["zn"] / totals["zs"], totals["bn"] / max(totals["bs"], 1e-9)
+    print()
+    print("Depth %d on %d positions: Zebra %d positions in %.2f s (%.2f M/s), bestmove %d in %.2f s (%.2f M/s): "
+          "bestmove's rate %.2fx Zebra's, its time %.2fx" % (
+              args.depth, len(cases), totals["zn"], totals["zs"], zr / 1e6, totals["bn"], totals["bs"], br / 1e6,
+              br / zr, totals["bs"] / totals["zs"]))
+    print("bestmove at its default budget (1 s, every move scored) reaches depth %d to %d, mean %.1f" % (
+        min(depths), max(depths), sum(depths) / len(depths)))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -278,8 +342,13 @@ def main():
     p.add_argument("--exact", type=int, default=16)
     p.add_argument("--openings", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
+    q = sub.add_parser("speed")
+    q.add_argument("--url", required=True)
+    q.add_argument("--positions", type=int, default=20)
+    q.add_argument("--depth", type=int, default=12)
+    q.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    sys.exit(endgames(args) if args.what == "endgames" else play(args))
+    sys.exit({"endgames": endgames, "play": play, "speed": speed}[args.what](args))
 
 
 if __name__ == "__main__":
