@@ -671,7 +671,7 @@ async function reviewGame(page, game, { time, streamed } = {}) {
   const shown = await page.$eval('#' + board, (b) => b.dataset.review || '');
   check(`the ${game} review shows a move's position when it ends`, shown !== '' && (await page.textContent('#review-detail-head')).startsWith('Move ' + shown),
     `move ${shown}: ${await page.textContent('#review-detail-head')}`);
-  const pick = d.plies.find((p) => ['blunder', 'mistake', 'inaccuracy'].includes(p.judgement) && p.ply > 1) || d.plies[Math.floor(d.plies.length / 2)];
+  const pick = d.plies.find((p) => ['blunder', 'mistake', 'inaccuracy'].includes(p.judgement)) || d.plies[Math.floor(d.plies.length / 2)];
   await page.click(`#review-moves button[data-ply="${pick.ply}"]`);
   await page.waitForFunction(([id, n]) => document.getElementById(id).dataset.review === String(n), [board, pick.ply]);
   const pos = await reviewBoard(page, game);
@@ -764,6 +764,14 @@ async function phoneWidth(page) {
       console.log(`screenshot saved to ${SCREENSHOT_OTH_PHONE}`);
     }
   }
+  // The review of the tic-tac-toe game begun above fits the screen too.
+  await waitForHumanTurnOrEnd(page);
+  await page.click('#review-start');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.getElementById('review').dataset.state), null, { timeout: C4_TIMEOUT });
+  const o = await overflow();
+  check('no horizontal overflow at phone width (a game review)', o.scroll <= o.client && o.wide.length === 0 &&
+    (await page.$eval('#review', (r) => r.dataset.state)) === 'done',
+    `scrollWidth ${o.scroll}, clientWidth ${o.client}${o.wide.length ? `; too wide: ${o.wide.join(', ')}` : ''}`);
   await page.screenshot({ path: SCREENSHOT_PHONE, animations: 'disabled', fullPage: true });
   console.log(`screenshot saved to ${SCREENSHOT_PHONE}`);
   await page.setViewportSize(viewport);

@@ -59,6 +59,8 @@ export class GameReview {
   setState(state) {
     this.root.dataset.state = state;
     $('review-stop').hidden = state !== 'running';
+    // The count of plies judged changes many times a second: said once the review ends.
+    $('review-status').setAttribute('aria-busy', String(state === 'running'));
   }
 
   status(text, opts = {}) {
@@ -119,7 +121,8 @@ export class GameReview {
     if (!run.plies.add(p)) return;
     this.root.dataset.plies = String(run.plies.size);
     this.status('Reviewing: ' + run.plies.size + ' of ' + run.plies.judged + ' moves judged…', { spinner: true });
-    this.draw();
+    // The chosen move's words (a live region) change only when its own ply is reported.
+    this.draw(false);
     if (run.selected === p.ply) this.select(p.ply);
   }
 
@@ -223,14 +226,14 @@ export class GameReview {
 
   // --- drawing ---
 
-  draw() {
+  draw(words = true) {
     const run = this.run;
     $('review-body').hidden = !run;
     if (!run) return;
     this.drawGraph();
     this.drawList();
     this.drawSides();
-    this.detail();
+    if (words) this.detail();
   }
 
   drawGraph() {
@@ -299,8 +302,12 @@ export class GameReview {
       for (const k of [ply, ply + 1]) if (k <= run.moves.length) li.appendChild(this.plyItem(k, a));
       items.push(li);
     }
+    // A move that has the focus keeps it when the list is drawn again (a ply reported meanwhile).
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.dataset.ply : null;
     this.list.replaceChildren(...items);
     this.markSelected();
+    const again = focused && this.list.querySelector('button[data-ply="' + focused + '"]');
+    if (again) again.focus({ preventScroll: true });
   }
 
   plyItem(ply, a) {
@@ -333,7 +340,6 @@ export class GameReview {
       b.tabIndex = b === tabbable ? 0 : -1;
     }
     if (focus && tabbable && chosen) tabbable.focus({ preventScroll: true });
-    if (tabbable && chosen) tabbable.scrollIntoView({ block: 'nearest' });
   }
 
   /** Each side's tally: the service's at the end, counted from the plies judged until then. */
