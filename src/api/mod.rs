@@ -121,6 +121,7 @@ impl AppState {
             compare_max_nodes: self.config.compare_max_nodes,
             watched: false,
             compare: self.config.compare,
+            shared_table: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! to compare), one for a game the engine answers (plain minimax and
 //! alpha-beta beside it to compare, within a share of the budget).
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -53,6 +54,11 @@ pub struct Context<'a> {
     /// Whether a request that does not say (`compare`) also runs the
     /// searches its answer is not read from.
     pub compare: bool,
+    /// A table that the engine's searches of one client share, one after
+    /// another, keeping what each found (the positions of a game under
+    /// review); `None`: each search takes a table from `tables` and starts
+    /// it empty.
+    pub shared_table: Option<&'a RefCell<Table>>,
 }
 
 /// Whether this request runs the searches its answer is not read from.
@@ -412,19 +418,23 @@ pub fn engine<G: Solver>(
         && options.tie_break == TieBreak::First;
     let engine_options =
         EngineOptions { score_root_moves: !best_only, deepen_first: context.watched, ..EngineOptions::default() };
-    let mut pooled = context.tables.take();
-    let engine_result = run_engine(
-        game,
-        oracle,
-        options,
-        deadline,
-        pooled.table(),
-        engine_options,
-        (1, name, rules.draw_plies),
-        cancel,
-        progress,
-    )?;
-    drop(pooled);
+    let mut run = |table: &mut Table, engine_options: EngineOptions| {
+        run_engine(
+            game,
+            oracle,
+            options,
+            deadline,
+            table,
+            engine_options,
+            (1, name, rules.draw_plies),
+            cancel,
+            progress,
+        )
+    };
+    let engine_result = match context.shared_table {
+        Some(shared) => run(&mut shared.borrow_mut(), EngineOptions { keep_table: true, ..engine_options })?,
+        None => run(context.tables.take().table(), engine_options)?,
+    };
 
     let mut rng = fastrand::Rng::with_seed(options.seed);
     let choice = engine_choice(&engine_result, rules.level_score, rules.draw_plies, options, &mut rng);

@@ -19,6 +19,7 @@
 //! search slots of a replica), workers take the next ply from the end in
 //! turn.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -30,15 +31,16 @@ use super::answer::MoveId;
 use super::pipeline::{Context, ANSWER_RESERVE};
 use super::request::{option, Fields, InputError, Options, DEFAULT_MAX_MOVES};
 use super::served::{Catalog, ServedPosition};
-use crate::search::{Cancelled, TieBreak};
+use crate::search::{Cancelled, Table, TieBreak};
 
 /// The fields a review request may have.
 pub const REVIEW_FIELDS: [&str; 3] = ["game", "moves", "time_ms"];
 
-/// How many times the last solved ply's time the next may take, while
+/// How many times the longest solve so far the next ply may take, while
 /// every ply so far was solved: a solve costs a few times more with each
-/// ply further from the end.
-const GROWTH: u32 = 8;
+/// ply further from the end, and the ply before the next may still be
+/// under way beside it.
+const GROWTH: u32 = 16;
 
 /// The time budget of a review that does not set `time_ms`.
 pub const DEFAULT_REVIEW_MS: u64 = 20_000;
@@ -441,11 +443,12 @@ pub fn review(
     // plies share what is left evenly.
     let undecided = AtomicBool::new(false);
     let floor = budget / (3 * count as u32);
-    // The time of the ply solved last, in microseconds.
+    // The longest time a ply took to be solved, in microseconds.
     let last_solved = AtomicU64::new(0);
     let most = AtomicUsize::new(1);
-    // Searches plies until none is left; a helper only while it has a slot.
-    let work = |helper: bool| -> Result<(), Cancelled> {
+    // What the workers take from the context, which holds no table of theirs.
+    let (tables, compare_max_nodes) = (context.tables, context.compare_max_nodes);
+    let plies = |helper: bool, table: &RefCell<Table>| -> Result<(), Cancelled> {
         loop {
             let slot = if helper {
                 match lend() {
@@ -473,7 +476,7 @@ pub fn review(
                     even
                 } else {
                     // Every ply judged so far was solved: this one may be
-                    // too, at a few times the cost of the last one, with
+                    // too, at several times the cost of the longest solve, with
                     // what the others can spare (each keeps a third of its
                     // part of the budget) and a share of it beside the
                     // other workers.
@@ -488,12 +491,13 @@ pub fn review(
             }
             let played = &game.plies[index];
             let ply_context = Context {
-                tables: context.tables,
+                tables,
                 max_search_ms: u64::MAX,
-                compare_max_nodes: context.compare_max_nodes,
+                compare_max_nodes,
                 deadline: Some(end + ANSWER_RESERVE),
                 watched: false,
                 compare: false,
+                shared_table: Some(table),
             };
             let options = ply_options(share.as_millis() as u64);
             let answer = played.before.answer(&options, &ply_context, cancel, &mut |_| {})?;
@@ -502,7 +506,7 @@ pub fn review(
             let judged = judge(played, &answer, &game.scale);
             nodes.fetch_add(judged.nodes, Ordering::Relaxed);
             if judged.exact {
-                last_solved.store(judged.elapsed_us, Ordering::Relaxed);
+                last_solved.fetch_max(judged.elapsed_us, Ordering::Relaxed);
             } else {
                 undecided.store(true, Ordering::Relaxed);
             }
@@ -511,6 +515,15 @@ pub fn review(
                 results[index] = Some(judged);
             }
         }
+    };
+    // Searches plies until none is left; a helper only while it has a slot.
+    // Each worker keeps one table for all its plies: a ply finds there what
+    // the plies after it (searched before it) found.
+    let work = |helper: bool| -> Result<(), Cancelled> {
+        let table = RefCell::new(tables.take_owned());
+        let done = plies(helper, &table);
+        tables.give_back(table.into_inner());
+        done
     };
     if helpers == 0 || count == 1 {
         work(false)?;

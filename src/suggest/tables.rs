@@ -43,6 +43,22 @@ impl TablePool {
         self.free.lock().map_or(0, |free| free.len())
     }
 
+    /// A table kept out of the pool until [`TablePool::give_back`]: for
+    /// searches one after another that share it.
+    pub fn take_owned(&self) -> Table {
+        let table = self.free.lock().ok().and_then(|mut free| free.pop());
+        table.unwrap_or_else(|| Table::with_bytes(self.bytes))
+    }
+
+    /// Gives back a table from [`TablePool::take_owned`].
+    pub fn give_back(&self, table: Table) {
+        if let Ok(mut free) = self.free.lock() {
+            if free.len() < self.keep {
+                free.push(table);
+            }
+        }
+    }
+
     /// A table for one search, given back to the pool when dropped.
     pub fn take(&self) -> PooledTable<'_> {
         let table = self.free.lock().ok().and_then(|mut free| free.pop());

@@ -276,3 +276,44 @@ async fn a_client_that_goes_away_cancels_its_review_and_frees_the_slot() {
     }
     assert!(freed, "the review still runs after its client left");
 }
+
+/// Checks every exact ply of `review` against `/best-move`'s answer for
+/// the position it was played in (each search there starts its own table,
+/// where a review's plies share one): the same scores and distances for
+/// the move played and the best move.
+async fn agrees_with_best_move(review: &Value, game: &str, prefix: impl Fn(usize) -> Value) -> usize {
+    let mut checked = 0;
+    for ply in review["plies"].as_array().unwrap().iter().filter(|p| p["exact"] == true) {
+        let index = ply["ply"].as_u64().unwrap() as usize - 1;
+        let body = json!({"game": game, "moves": prefix(index), "compare": false, "time_ms": 60_000});
+        let answer = crate::helpers::post_best_move(&body).await.json();
+        assert_eq!(answer["exact"], true, "{answer}");
+        let moves = answer["moves"].as_array().unwrap();
+        let score = |name: &Value| moves.iter().find(|m| &m["move"] == name).cloned().unwrap();
+        let best = score(&ply["best_moves"][0]);
+        assert_eq!(ply["best_score"], best["score"], "ply {index}: {ply} against {answer}");
+        assert_eq!(ply["best_plies_to_end"], best["plies_to_end"], "ply {index}: {ply} against {answer}");
+        assert_eq!(answer["score"], best["score"], "{answer}");
+        let played = moves
+            .iter()
+            .find(|m| ply["played_score"] == m["score"] && ply["played_plies_to_end"] == m["plies_to_end"])
+            .unwrap_or_else(|| panic!("ply {index}: no move scores as the one played: {ply} against {answer}"));
+        assert_eq!(played["exact"], true);
+        checked += 1;
+    }
+    checked
+}
+
+#[tokio::test]
+async fn plies_that_share_a_table_score_as_fresh_searches_do() {
+    let moves = "1377327762222645";
+    let review = review(json!({"game": "connect4", "moves": moves})).await;
+    let checked = agrees_with_best_move(&review, "connect4", |i| json!(&moves[..i])).await;
+    assert_eq!(checked, moves.len());
+
+    let moves =
+        "f5f4f3f6d3f2g6c3b3b2g4g3b1d2c4c5f1g2g1g5c6a1h6a2b5c7f7d6c2h5b8e7d1a4a3g7h4e3e6h1d8e1e8b4f8h2c1h8a6b6h3g8";
+    let review = self::review(json!({"game": "othello", "moves": moves, "time_ms": 3000})).await;
+    let checked = agrees_with_best_move(&review, "othello", |i| json!(&moves[..2 * i])).await;
+    assert!(checked >= 4, "{review}");
+}

@@ -84,6 +84,13 @@ pub struct EngineOptions {
     /// ([`super::Heuristics::midgame_probe`]): each iteration's answer is
     /// then the one a search to that fixed depth gives.
     pub full_width: bool,
+    /// Keep what the table holds from the searches before this one (of
+    /// the same game, one after another: the positions of a game under
+    /// review) instead of starting it empty. Its entries are facts about
+    /// positions, whatever the root (a bound on a score that counts the
+    /// plies from the position, to a depth counted from it, or to the
+    /// end), so a search may take them as it takes its own iterations'.
+    pub keep_table: bool,
 }
 
 /// One root move, as the engine scored it.
@@ -215,9 +222,9 @@ pub fn engine_with_oracle<G: Solver, O: Oracle<G>>(
     progress: &mut dyn FnMut(&Progress<'_, G::Move>),
 ) -> Result<EngineResult<G::Move>, Cancelled> {
     if root.small_values() {
-        Engine::<G, SmallScore, O>::new(root, oracle, limits, table).run(root, options, progress)
+        Engine::<G, SmallScore, O>::new(root, oracle, limits, table, options.keep_table).run(root, options, progress)
     } else {
-        Engine::<G, Score, O>::new(root, oracle, limits, table).run(root, options, progress)
+        Engine::<G, Score, O>::new(root, oracle, limits, table, options.keep_table).run(root, options, progress)
     }
 }
 
@@ -292,9 +299,9 @@ struct Engine<'a, G: Solver, S, O> {
 }
 
 impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
-    fn new(root: &G, oracle: &'a O, limits: Limits<'a>, table: &'a mut Table) -> Self {
+    fn new(root: &G, oracle: &'a O, limits: Limits<'a>, table: &'a mut Table, keep_table: bool) -> Self {
         let keyed = root.key().is_some();
-        if keyed {
+        if keyed && !keep_table {
             table.new_search();
         }
         let range = root.value_range();
