@@ -19,6 +19,16 @@ export function fillPv(listEl, pv, item) {
   });
 }
 
+/** A scored square of a game's analysis map: its words (the chosen move's say whether it was
+ *  suggested or played) as its title and label, the chosen one marked. */
+export function labelScored(li, name, words, d, ctx) {
+  const chosen = name === d.best_move;
+  if (chosen) li.classList.add('chosen');
+  const text = name + ': ' + words + (chosen ? (ctx.source === 'hint' ? ' (suggested)' : ' (played)') : '');
+  li.title = text;
+  li.setAttribute('aria-label', text);
+}
+
 /** The answers whose minimax and alpha-beta search to the depth the comparison budget allows. */
 const BUDGETED = ['connect4', 'othello'];
 
