@@ -2,10 +2,11 @@
 # Browser test of the page served at GET /: builds and starts the release
 # server, then drives the page in headless Chromium (scripts/browser-test.mjs):
 # a tic-tac-toe game, a game tree, a whole Connect Four game with the
-# search's progress streamed to the page, and a whole Othello game with both
-# sides' passes, then the games at phone width, with no violation of the
-# page's content policy. Saves screenshot.png, screenshot-connect4.png and
-# screenshot-othello.png in target/browser-test (and, at phone width,
+# search's progress streamed to the page, a whole Othello game with both
+# sides' passes and a whole Gomoku game to its five, then the games at phone
+# width, with no violation of the page's content policy. Saves
+# screenshot.png, screenshot-connect4.png, screenshot-othello.png and
+# screenshot-gomoku.png in target/browser-test (and, at phone width,
 # screenshot-phone.png and screenshot-othello-phone.png), so a run leaves the
 # clone as it was; SCREENSHOT_DIR=docs refreshes the README's screenshots.
 # With BASE_URL set, tests the server already running there instead; the
@@ -56,6 +57,7 @@ run_test() {
   log "running the browser test against $BASE_URL"
   BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$SHOTS/screenshot.png \
     SCREENSHOT_C4=$SHOTS/screenshot-connect4.png SCREENSHOT_OTH=$SHOTS/screenshot-othello.png \
+    SCREENSHOT_GMK=$SHOTS/screenshot-gomoku.png \
     SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png SCREENSHOT_OTH_PHONE=$PW_DIR/screenshot-othello-phone.png \
     node "$ROOT/scripts/browser-test.mjs"
 }
