@@ -15,6 +15,7 @@ use crate::suggest::{Catalog, Fields, InputError, Options, ServedPosition};
 
 pub mod board;
 pub mod connect4;
+pub mod gomoku;
 pub mod othello;
 pub mod tictactoe;
 pub mod tree;
@@ -58,6 +59,7 @@ const GAMES: &[Entry] = &[
         read: |games, fields, _| connect4::read(fields, games.book.clone()),
     },
     Entry { name: "othello", title: "Othello", read: |_, fields, _| othello::read(fields) },
+    Entry { name: "gomoku", title: "Gomoku", read: |_, fields, _| gomoku::read(fields) },
 ];
 
 /// Why the games could not be set up (an opening book that cannot be read).
