@@ -518,11 +518,12 @@ impl Board {
             .collect()
     }
 
-    /// The window points and fours of each colour, counted over the whole
-    /// board (what [`Board::put`] keeps up to date), for tests.
-    pub fn recount(&self) -> ([i32; 2], [u16; 2]) {
+    /// The window points, fours and threes of each colour, counted over
+    /// the whole board (what [`Board::put`] keeps up to date), for tests.
+    pub fn recount(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
         let mut points = [0; 2];
         let mut fours = [0; 2];
+        let mut threes = [0; 2];
         let size = self.size() as i32;
         for row in 0..size {
             for column in 0..size {
@@ -535,20 +536,22 @@ impl Board {
                     if o == 0 {
                         points[0] += WINDOW_POINTS[x];
                         fours[0] += u16::from(x == 4);
+                        threes[0] += u16::from(x == 3);
                     }
                     if x == 0 {
                         points[1] += WINDOW_POINTS[o];
                         fours[1] += u16::from(o == 4);
+                        threes[1] += u16::from(o == 3);
                     }
                 }
             }
         }
-        (points, fours)
+        (points, fours, threes)
     }
 
     /// What [`Board::recount`] counts, as kept up to date.
-    pub fn counts(&self) -> ([i32; 2], [u16; 2]) {
-        (self.points, self.fours)
+    pub fn counts(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
+        (self.points, self.fours, self.threes)
     }
 }
 
