@@ -697,13 +697,20 @@ async function gomoku(page) {
   const unscored = [];
   let humanMoves = 0;
   let checkedAnswers = 0;
+  let shot = false;
   while (turn === 'human' && humanMoves < 60) {
     st = await gmkState(page);
     await log.settled();
     if (log.asked > 0 && answers.length > checkedAnswers) {
-      const bad = await gmkMapMismatches(page, answers[answers.length - 1]);
+      const last = answers[answers.length - 1];
+      const bad = await gmkMapMismatches(page, last);
       if (bad.length) unscored.push(`after ${st.moves} moves: ${bad.join('; ')}`);
       checkedAnswers = answers.length;
+      // The screenshot shows the heat map of a position with stones of both sides and many candidates.
+      if (!shot && st.moves >= 6 && (last.moves || []).length >= 10) {
+        shot = true;
+        await screenshotGame(page, SCREENSHOT_GMK);
+      }
     }
     // An empty point within two of the centre's 5x5 square, else any empty point.
     const near = st.names.filter((n, i) => st.cells[i] === '' && Math.abs('abcdefghijklmno'.indexOf(n[0]) - 7) <= 3 &&
@@ -731,7 +738,7 @@ async function gomoku(page) {
   check('the move list is in square notation', new RegExp(`^[a-o]\\d{1,2}( [a-o]\\d{1,2}){${st.moves - 1}}$`).test(moveList) &&
     st.cells.filter(Boolean).length === st.moves, `${moveList} (${st.moves} moves)`);
   console.log(`#    Gomoku game: ${humanMoves} human moves, ${st.moves} in all; ${status.text}`);
-  await screenshotGame(page, SCREENSHOT_GMK);
+  if (!shot) await screenshotGame(page, SCREENSHOT_GMK);
 
   // --- undo gives the turn back to the human ---
   await page.click('#undo');

@@ -59,6 +59,10 @@ export function fillCompare(prefix, d, savedEl) {
         (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') +
         (en.exact ? ', and solved the position.' : '.'));
     }
+  } else if (en && typeof en.nodes === 'number') {
+    // A game too wide for the plain searches (Gomoku): the engine alone.
+    savedEl.textContent = 'Minimax and alpha-beta are not run on a board this wide. The engine visited ' + fmtInt(en.nodes) +
+      ' nodes' + (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') + (en.exact ? ', and solved the position.' : '.');
   } else {
     savedEl.textContent = 'Nothing to search.';
   }
