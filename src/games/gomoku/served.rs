@@ -7,7 +7,7 @@
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::input::{GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 use super::rules::{square_name, Board, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
@@ -209,7 +209,7 @@ fn proven_move(board: &Board, mv: usize, budget: u64) -> Option<(i64, u64, Line)
 }
 
 /// The positions the prover may visit for each listed move.
-const MOVE_BUDGET: u64 = 2_000;
+const MOVE_BUDGET: u64 = 400;
 
 impl Question {
     /// Holds the answer's exact claims to what the prover vouches for:
@@ -223,7 +223,47 @@ impl Question {
         if board.over() {
             return None;
         }
+        // The engine's own fields, read before they are held to the proofs.
+        let original = serde_json::to_value(&*answer).unwrap_or(Value::Null);
+        let depth = answer.engine.as_ref().and_then(|e| e.result.depth);
+        let mut quickest: Option<Line> = None;
+        for m in &mut answer.moves {
+            let MoveId::Name(name) = &m.mv else { continue };
+            let Ok(cell) = super::input::parse_square(name, board.size()) else { continue };
+            let json = serde_json::to_value(&*m).unwrap_or(Value::Null);
+            let mut extra = Extra::default();
+            match proven_move(board, cell, MOVE_BUDGET) {
+                Some((value, plies, line)) => {
+                    if value > 0 && quickest.as_ref().is_none_or(|q| line.len() < q.len()) {
+                        quickest = Some(line);
+                    }
+                    m.score = Some(value);
+                    m.plies_to_end = Some(plies);
+                    extra.push(Place::AfterPliesToEnd, "exact", &true);
+                    extra.push(Place::AfterPliesToEnd, "evaluation", &Value::Null);
+                    extra.push(Place::AfterPliesToEnd, "depth", &Value::Null);
+                }
+                None => {
+                    // A result the search claimed on its candidates alone
+                    // is forced within the search, not proven.
+                    let claimed = json["exact"] == Value::Bool(true);
+                    let evaluation = match &json["evaluation"] {
+                        Value::Null if m.score == Some(0) => Value::from(0),
+                        evaluation => evaluation.clone(),
+                    };
+                    extra.push(Place::AfterPliesToEnd, "exact", &false);
+                    extra.push(Place::AfterPliesToEnd, "evaluation", &evaluation);
+                    extra.push(
+                        Place::AfterPliesToEnd,
+                        "depth",
+                        &if claimed { json!(depth) } else { json["depth"].clone() },
+                    );
+                }
+            }
+            m.extra = extra;
+        }
         let root = vcf(board, ROOT_BUDGET)
+            .or(quickest)
             .map(|line| (1, line))
             .or_else(|| forced_loss(board, ROOT_BUDGET).map(|line| (-1, line)));
         let mut played = None;
@@ -237,7 +277,6 @@ impl Question {
                 let first = MoveId::Name(square_name(line[0]));
                 if value > 0 && full_strength && answer.best_move.as_ref() != Some(&first) {
                     answer.best_move = Some(first);
-                    answer.best_move_score = Some(1);
                     answer.random_move = false;
                     played = Some(line[0]);
                 }
@@ -247,42 +286,29 @@ impl Question {
         if let Some(engine) = answer.engine.as_mut() {
             engine.result.exact &= answer.exact;
         }
-        let depth = answer.engine.as_ref().and_then(|e| e.result.depth);
-        for m in &mut answer.moves {
-            let MoveId::Name(name) = &m.mv else { continue };
-            let Ok(cell) = super::input::parse_square(name, board.size()) else { continue };
-            let json = serde_json::to_value(&*m).unwrap_or(Value::Null);
-            let claimed = json["exact"] == Value::Bool(true);
-            let proven =
-                if claimed || m.score.is_some_and(|s| s != 0) { proven_move(board, cell, MOVE_BUDGET) } else { None };
-            let mut extra = Extra::default();
-            match proven {
-                Some((value, plies, _)) => {
-                    m.score = Some(value);
-                    m.plies_to_end = Some(plies);
-                    extra.push(Place::AfterPliesToEnd, "exact", &true);
-                    extra.push(Place::AfterPliesToEnd, "evaluation", &Value::Null);
-                    extra.push(Place::AfterPliesToEnd, "depth", &Value::Null);
-                }
-                None if claimed => {
-                    extra.push(Place::AfterPliesToEnd, "exact", &false);
-                    let evaluation = if m.score == Some(0) { Value::from(0) } else { Value::Null };
-                    extra.push(Place::AfterPliesToEnd, "evaluation", &evaluation);
-                    extra.push(Place::AfterPliesToEnd, "depth", &depth);
-                }
-                None => {
-                    extra.push(Place::AfterPliesToEnd, "exact", &false);
-                    extra.push(Place::AfterPliesToEnd, "evaluation", &json["evaluation"]);
-                    extra.push(Place::AfterPliesToEnd, "depth", &json["depth"]);
-                }
-            }
-            m.extra = extra;
-        }
-        if let Some(best) = &answer.best_move {
-            if let Some(m) = answer.moves.iter().find(|m| &m.mv == best) {
+        // The played move's score and evaluation, as its entry says.
+        let entry = answer.best_move.as_ref().and_then(|best| answer.moves.iter().find(|m| &m.mv == best));
+        let best_move_evaluation = match entry {
+            Some(m) => {
                 answer.best_move_score = m.score;
+                serde_json::to_value(m).unwrap_or(Value::Null)["evaluation"].clone()
             }
-        }
+            None if played.is_some() => {
+                answer.best_move_score = Some(1);
+                Value::Null
+            }
+            None => original["best_move_evaluation"].clone(),
+        };
+        let evaluation = match &original["evaluation"] {
+            _ if answer.exact || answer.score != 0 => Value::Null,
+            Value::Null => Value::from(0),
+            evaluation => evaluation.clone(),
+        };
+        // The pipeline's own fields of the answer are these two: written
+        // again as the proofs leave them.
+        answer.extra = Extra::default();
+        answer.extra.push(Place::AfterBestMoveScore, "best_move_evaluation", &best_move_evaluation);
+        answer.extra.push(Place::AfterExact, "evaluation", &evaluation);
         played
     }
 }

@@ -24,7 +24,7 @@ use super::rules::Board;
 pub type Line = Vec<usize>;
 
 /// The positions a prover may visit, at most.
-pub const ROOT_BUDGET: u64 = 20_000;
+pub const ROOT_BUDGET: u64 = 5_000;
 /// The most fours in a line looked for.
 pub const MAX_FOURS: u32 = 12;
 
@@ -94,7 +94,10 @@ impl Prover {
 /// once included), found within `budget` positions: the line from its
 /// first stone to the five, every defender reply in it forced.
 pub fn vcf(board: &Board, budget: u64) -> Option<Line> {
-    if board.over() {
+    // A line of fours starts with a four, or a five: in a window of five
+    // that holds three or four of the attacker's stones and none of the
+    // defender's.
+    if board.over() || !board.may_threaten(board.to_move()) {
         return None;
     }
     let mut prover = Prover { nodes: 0, budget, failed: HashSet::new() };
