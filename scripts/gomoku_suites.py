@@ -28,6 +28,7 @@ stone on the reference looks at the position (`--nodes`) and keeps:
             those that hold are then checked at `--deep` nodes and every
             move proven to lose at either budget is a losing one. At most
             two a game.
+Neither kind where the side to move can make five at once.
 
 Writes win.txt and defence.txt in the suite format of gomoku_ref.py
 ("<moves> | <good moves> | note", '#' comments): for a win, the
@@ -100,6 +101,13 @@ def candidates(moves):
                 if 0 <= p[0] < SIZE and 0 <= p[1] < SIZE and p not in taken:
                     out.add(p)
     return sorted(out)
+
+
+def five_at_once(moves):
+    """True when the side to move can make five with its next stone (Rapfi then answers at once,
+    with no eval: such a position is neither a win to find nor one to defend)."""
+    mover = ("black", "white")[len(moves) % 2]
+    return any(gr.winner(moves + [c])[0] == mover for c in candidates(moves))
 
 
 def analyse(eng, moves):
@@ -178,7 +186,7 @@ def main():
                 n = len(moves)
                 key = gr.names(sorted(moves[0::2])) + "/" + gr.names(sorted(moves[1::2]))
                 side = n % 2
-                if n >= 6 and key not in seen:
+                if n >= 6 and key not in seen and not five_at_once(moves):
                     seen.add(key)
                     r = analyse(eng, moves)
                     p = plies(r)
