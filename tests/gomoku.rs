@@ -107,6 +107,25 @@ impl Reference {
             .collect()
     }
 
+    /// True when some window of five squares through `cell` holds three
+    /// stones of `player` and none of the other's.
+    fn window_of_three(&self, cell: usize, player: Player) -> bool {
+        let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
+        let n = self.size as i32;
+        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+            (-4..=0).any(|start| {
+                let squares: Vec<(i32, i32)> = (start..start + 5).map(|k| (row + k * dr, column + k * dc)).collect();
+                if squares.iter().any(|&(r, c)| r < 0 || r >= n || c < 0 || c >= n) {
+                    return false;
+                }
+                let stones: Vec<Option<Player>> =
+                    squares.iter().map(|&(r, c)| self.cells[r as usize][c as usize]).collect();
+                stones.iter().filter(|s| **s == Some(player)).count() == 3
+                    && stones.iter().all(|s| s.is_none() || *s == Some(player))
+            })
+        })
+    }
+
     fn rows(&self) -> Vec<String> {
         (0..self.size)
             .rev()
@@ -172,6 +191,14 @@ fn random_games_agree_with_the_reference() {
                     assert_eq!(board.counts(), board.recount());
                     if positions % 7 == 0 {
                         for player in [Player::X, Player::O] {
+                            for &cell in &legal {
+                                assert_eq!(
+                                    board.may_make_four(cell, player),
+                                    reference.window_of_three(cell, player),
+                                    "{cell} {player} {:?}",
+                                    reference.rows()
+                                );
+                            }
                             assert_eq!(
                                 board.winning_squares(player),
                                 reference.winning_squares(player),

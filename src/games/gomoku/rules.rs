@@ -119,6 +119,13 @@ pub struct Board {
     /// Each colour's windows of three stones and two empty squares: a side
     /// with none and no four cannot make a four.
     threes: [u16; 2],
+    /// For each colour and square, the windows through the square that
+    /// hold three of the colour's stones and none of the other's: an
+    /// empty square with one may make a four.
+    in_threes: [[u8; MAX_CELLS]; 2],
+    /// The same for windows of four stones: an empty square with one may
+    /// make five.
+    in_fours: [[u8; MAX_CELLS]; 2],
     /// The player whose last stone made a winning line.
     winner: Option<Player>,
     /// The last stone played, if any.
@@ -157,6 +164,8 @@ impl Board {
             points: [0; 2],
             fours: [0; 2],
             threes: [0; 2],
+            in_threes: [[0; MAX_CELLS]; 2],
+            in_fours: [[0; MAX_CELLS]; 2],
             winner: None,
             last: None,
         };
@@ -340,10 +349,11 @@ impl Board {
 
     /// The squares where `player` makes a winning line at once, ascending.
     pub fn winning_squares(&self, player: Player) -> Vec<usize> {
-        if self.fours[colour(player)] == 0 {
+        let c = colour(player);
+        if self.fours[c] == 0 {
             return Vec::new();
         }
-        self.near_empty().filter(|&cell| self.wins_at(cell, player)).collect()
+        self.near_empty().filter(|&cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player)).collect()
     }
 
     /// True when `player` may make a four or five at once: some window
@@ -351,6 +361,13 @@ impl Board {
     pub fn may_threaten(&self, player: Player) -> bool {
         let c = colour(player);
         self.fours[c] > 0 || self.threes[c] > 0
+    }
+
+    /// How many windows hold three or four of `player`'s stones and none
+    /// of the opponent's: a win by fours needs two threats at its end.
+    pub fn threat_windows(&self, player: Player) -> u32 {
+        let c = colour(player);
+        u32::from(self.fours[c]) + u32::from(self.threes[c])
     }
 
     /// True when `player` may make five at once (some window holds four
@@ -361,7 +378,8 @@ impl Board {
 
     /// True when `player` can make a winning line at once.
     pub fn can_win(&self, player: Player) -> bool {
-        self.fours[colour(player)] > 0 && self.near_empty().any(|cell| self.wins_at(cell, player))
+        let c = colour(player);
+        self.fours[c] > 0 && self.near_empty().any(|cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player))
     }
 
     /// The change in `player`'s window points minus the opponent's when
@@ -389,36 +407,16 @@ impl Board {
     /// True when a stone of `player` on the empty `cell` may make a four:
     /// some window of five through it holds three of `player`'s stones
     /// and none of the opponent's.
+    #[inline(always)]
     pub fn may_make_four(&self, cell: usize, player: Player) -> bool {
-        let mut found = false;
-        self.windows(cell, |mine, theirs| found |= mine == 3 && theirs == 0, colour(player) as u8 + 1);
-        found
+        self.in_threes[colour(player)][cell] > 0
     }
 
     /// Calls `f(mine, theirs)` with the stones of colour `me` and of the
     /// other colour in each window of five on the board that holds `cell`.
     #[inline(always)]
     fn windows(&self, cell: usize, mut f: impl FnMut(usize, usize), me: u8) {
-        let (row, column) = self.coordinates(cell);
-        for (dr, dc) in DIRECTIONS {
-            // The nine squares of the line around the cell, 4 on each side.
-            let mut line = [3u8; 9];
-            for (k, slot) in line.iter_mut().enumerate() {
-                let k = k as i32 - 4;
-                if let Some(at) = self.at(row + k * dr, column + k * dc) {
-                    *slot = self.cells[at];
-                }
-            }
-            for start in 0..5 {
-                let window = &line[start..start + 5];
-                if window.contains(&3) {
-                    continue;
-                }
-                let mine = window.iter().filter(|&&m| m == me).count();
-                let theirs = window.iter().filter(|&&m| m != me && m != 0).count();
-                f(mine, theirs);
-            }
-        }
+        windows(&self.cells, self.size(), cell, me, |mine, theirs, _| f(mine, theirs));
     }
 
     /// The board after the side to move puts a stone on the empty `cell`,
@@ -437,22 +435,38 @@ impl Board {
         let (me, other) = (colour(player), 1 - colour(player));
         let mark = me as u8 + 1;
         let (mut points, mut fours, mut threes) = (self.points, self.fours, self.threes);
-        self.windows(
-            cell,
-            |mine, theirs| {
-                if theirs == 0 {
-                    points[me] += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
-                    fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
-                    threes[me] = threes[me] + u16::from(mine + 1 == 3) - u16::from(mine == 3);
+        let (in_threes, in_fours) = (&mut self.in_threes, &mut self.in_fours);
+        let mark_all = |counts: &mut [u8; MAX_CELLS], squares: &[usize], up: bool| {
+            for &at in squares {
+                counts[at] = if up { counts[at] + 1 } else { counts[at] - 1 };
+            }
+        };
+        windows(&self.cells, usize::from(self.size), cell, mark, |mine, theirs, squares| {
+            if theirs == 0 {
+                points[me] += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
+                fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
+                threes[me] = threes[me] + u16::from(mine + 1 == 3) - u16::from(mine == 3);
+                match mine {
+                    2 => mark_all(&mut in_threes[me], squares, true),
+                    3 => {
+                        mark_all(&mut in_threes[me], squares, false);
+                        mark_all(&mut in_fours[me], squares, true);
+                    }
+                    4 => mark_all(&mut in_fours[me], squares, false),
+                    _ => {}
                 }
-                if mine == 0 {
-                    points[other] -= WINDOW_POINTS[theirs];
-                    fours[other] -= u16::from(theirs == 4);
-                    threes[other] -= u16::from(theirs == 3);
+            }
+            if mine == 0 {
+                points[other] -= WINDOW_POINTS[theirs];
+                fours[other] -= u16::from(theirs == 4);
+                threes[other] -= u16::from(theirs == 3);
+                match theirs {
+                    3 => mark_all(&mut in_threes[other], squares, false),
+                    4 => mark_all(&mut in_fours[other], squares, false),
+                    _ => {}
                 }
-            },
-            mark,
-        );
+            }
+        });
         self.points = points;
         self.fours = fours;
         self.threes = threes;
@@ -552,6 +566,36 @@ impl Board {
     /// What [`Board::recount`] counts, as kept up to date.
     pub fn counts(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
         (self.points, self.fours, self.threes)
+    }
+}
+
+/// Calls `f(mine, theirs, squares)` for each window of five squares on a
+/// board of side `size` that holds `cell`: the stones of colour `me` in
+/// it, the other colour's, and its squares.
+#[inline(always)]
+fn windows(cells: &[u8; MAX_CELLS], size: usize, cell: usize, me: u8, mut f: impl FnMut(usize, usize, &[usize])) {
+    let size = size as i32;
+    let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
+    for (dr, dc) in DIRECTIONS {
+        // The nine squares of the line around the cell, 4 on each side.
+        let mut line = [3u8; 9];
+        let mut squares = [0usize; 9];
+        for k in 0..9 {
+            let (r, c) = (row + (k as i32 - 4) * dr, column + (k as i32 - 4) * dc);
+            if r >= 0 && r < size && c >= 0 && c < size {
+                squares[k] = r as usize * STRIDE + c as usize;
+                line[k] = cells[squares[k]];
+            }
+        }
+        for start in 0..5 {
+            let window = &line[start..start + 5];
+            if window.contains(&3) {
+                continue;
+            }
+            let mine = window.iter().filter(|&&m| m == me).count();
+            let theirs = window.iter().filter(|&&m| m != me && m != 0).count();
+            f(mine, theirs, &squares[start..start + 5]);
+        }
     }
 }
 

@@ -50,7 +50,7 @@ fn square(mv: u64) -> MoveId {
 
 /// The positions the oracle's prover may visit for one position of the
 /// engine's search, and the most fours in its lines.
-const ORACLE_BUDGET: u64 = 48;
+const ORACLE_BUDGET: u64 = 24;
 
 /// The prover as the engine's oracle: where the side to move wins by
 /// continuous fours, or must block a four and then loses to them, the
@@ -63,7 +63,9 @@ pub struct Threats {
 impl Oracle<Board> for Threats {
     fn solved(&self, board: &Board) -> Option<(i64, u32)> {
         let me = board.to_move();
-        if board.may_threaten(me) {
+        // A line of fours ends in two threats at once: two windows of
+        // three or four at least.
+        if board.threat_windows(me) >= 2 {
             self.nodes.set(self.nodes.get() + 1);
             if let Some(line) = vcf(board, ORACLE_BUDGET) {
                 return Some((1, line.len() as u32));
