@@ -120,19 +120,19 @@ const C4_TIMEOUT = 40000;
  *  events and each distinct reading of depth | best | score | positions. Returns its reader. */
 async function watchProgress(page, boardId) {
   await page.evaluate((id) => {
-    window.__progress = { updates: 0, shown: [] };
+    window.__hintProgress = { updates: 0, shown: [] };
     const board = document.getElementById(id);
     const progress = document.getElementById('progress');
     new MutationObserver(() => {
       if (board.dataset.busy !== 'true') return;
       const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes'].map((x) => document.getElementById(x).textContent).join(' | ');
       if (snap.includes('…')) return;
-      window.__progress.updates = Math.max(window.__progress.updates, Number(progress.dataset.updates));
-      const shown = window.__progress.shown;
+      window.__hintProgress.updates = Math.max(window.__hintProgress.updates, Number(progress.dataset.updates));
+      const shown = window.__hintProgress.shown;
       if (shown[shown.length - 1] !== snap) shown.push(snap);
     }).observe(progress, { subtree: true, childList: true, characterData: true });
   }, boardId);
-  return () => page.evaluate(() => window.__progress);
+  return () => page.evaluate(() => window.__hintProgress);
 }
 
 /** Asks for a hint on board `boardId` of `game` (its name in the checks), watching the progress
