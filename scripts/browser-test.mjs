@@ -8,6 +8,7 @@
 //   SCREENSHOT      where to save the screenshot (default docs/screenshot.png)
 //   SCREENSHOT_C4   where to save the Connect Four screenshot (default docs/screenshot-connect4.png)
 //   SCREENSHOT_OTH  where to save the Othello screenshot (default docs/screenshot-othello.png)
+//   SCREENSHOT_GMK  where to save the Gomoku screenshot (default docs/screenshot-gomoku.png)
 //   SCREENSHOT_PHONE where to save the screenshot at phone width (default target/browser-test/screenshot-phone.png)
 //   SCREENSHOT_OTH_PHONE where to save the Othello screenshot at phone width (default target/browser-test/screenshot-othello-phone.png)
 //   SCREENSHOT_REVIEW_TTT, SCREENSHOT_REVIEW_C4, SCREENSHOT_REVIEW_OTH where to save the game reviews' screenshots
@@ -18,6 +19,8 @@
 //   C4_SEED         seed of the random moves played for the human (default: the clock; printed)
 //   OTH_LEVEL       the computer's level in the Othello game (default 10: the engine within its thinking time)
 //   OTH_TIME_MS     the thinking time per Othello move in the game (default 250: a quick game)
+//   GMK_LEVEL       the computer's level in the Gomoku game (default 10)
+//   GMK_TIME_MS     the thinking time per Gomoku move in the game (default 250: a quick game)
 import { createRequire } from 'node:module';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +32,7 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SCREENSHOT = path.resolve(process.env.SCREENSHOT || 'docs/screenshot.png');
 const SCREENSHOT_C4 = path.resolve(process.env.SCREENSHOT_C4 || 'docs/screenshot-connect4.png');
 const SCREENSHOT_OTH = path.resolve(process.env.SCREENSHOT_OTH || 'docs/screenshot-othello.png');
+const SCREENSHOT_GMK = path.resolve(process.env.SCREENSHOT_GMK || 'docs/screenshot-gomoku.png');
 const SCREENSHOT_PHONE = path.resolve(process.env.SCREENSHOT_PHONE || 'target/browser-test/screenshot-phone.png');
 const SCREENSHOT_OTH_PHONE = path.resolve(process.env.SCREENSHOT_OTH_PHONE || 'target/browser-test/screenshot-othello-phone.png');
 const SCREENSHOT_REVIEW = {
@@ -44,6 +48,8 @@ const C4_SEED = Number(process.env.C4_SEED || Date.now() % 1000000);
 const C4_PROGRESS_MOVES = process.env.C4_PROGRESS_MOVES || '4453';
 const OTH_LEVEL = String(process.env.OTH_LEVEL || '10');
 const OTH_TIME_MS = String(process.env.OTH_TIME_MS || '250');
+const GMK_LEVEL = String(process.env.GMK_LEVEL || '10');
+const GMK_TIME_MS = String(process.env.GMK_TIME_MS || '250');
 // Othello positions of tests/api/othello.rs: eight moves after which black has no move and must pass,
 // and four moves after which black (the human) has a choice to be searched.
 const OTH_BLACK_PASSES = 'd3c3e6d2d1e1b2c1';
@@ -118,6 +124,55 @@ function answerOf(text, name = 'answer') {
 }
 
 const C4_TIMEOUT = 40000;
+
+/** Watches the progress panel while the game on board `boardId` searches: the number of progress
+ *  events and each distinct reading of depth | best | score | positions. Returns its reader. */
+async function watchProgress(page, boardId) {
+  await page.evaluate((id) => {
+    window.__hintProgress = { updates: 0, shown: [] };
+    const board = document.getElementById(id);
+    const progress = document.getElementById('progress');
+    new MutationObserver(() => {
+      if (board.dataset.busy !== 'true') return;
+      const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes'].map((x) => document.getElementById(x).textContent).join(' | ');
+      if (snap.includes('…')) return;
+      window.__hintProgress.updates = Math.max(window.__hintProgress.updates, Number(progress.dataset.updates));
+      const shown = window.__hintProgress.shown;
+      if (shown[shown.length - 1] !== snap) shown.push(snap);
+    }).observe(progress, { subtree: true, childList: true, characterData: true });
+  }, boardId);
+  return () => page.evaluate(() => window.__hintProgress);
+}
+
+/** Asks for a hint on board `boardId` of `game` (its name in the checks), watching the progress
+ *  panel: checks that the search is streamed as events; the answer and the progress seen. */
+async function streamedHint(page, boardId, game) {
+  const progress = await watchProgress(page, boardId);
+  const answer = page.waitForResponse((r) => r.url().endsWith('/best-move') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
+  await page.click('#hint');
+  const res = await answer;
+  check(`the ${game} search is streamed as events`, /text\/event-stream/.test(res.headers()['content-type'] || ''),
+    res.headers()['content-type']);
+  const hint = answerOf(await res.text());
+  await waitForTurn(page, boardId, C4_TIMEOUT);
+  return { hint, prog: await progress() };
+}
+
+/** The service's answers to /best-move, in the order asked (each read once its stream ends), from
+ *  now until `stop()`; `settled()` waits for those asked so far. */
+function recordAnswers(page) {
+  const log = { answers: [], asked: 0 };
+  let asking = Promise.resolve();
+  const onResponse = (r) => {
+    if (!r.url().endsWith('/best-move') || r.request().method() !== 'POST') return;
+    log.asked += 1;
+    asking = asking.then(async () => { log.answers.push(answerOf(await r.text().catch(() => '')) || {}); });
+  };
+  page.on('response', onResponse);
+  log.settled = () => asking;
+  log.stop = () => { page.off('response', onResponse); return asking; };
+  return log;
+}
 
 const waitForC4HumanTurnOrEnd = (page) => waitForTurn(page, 'c4-board', C4_TIMEOUT);
 
@@ -450,27 +505,7 @@ async function othello(page) {
   st = await othState(page);
   check('a pasted Othello list sets up the position (Enter in the field)', turn === 'human' && st.moves === 4 && st.black + st.white === 8,
     `${st.moves} moves, ${st.black}-${st.white}`);
-  await page.evaluate(() => {
-    window.__othProgress = { updates: 0, shown: [] };
-    const board = document.getElementById('oth-board');
-    const progress = document.getElementById('progress');
-    new MutationObserver(() => {
-      if (board.dataset.busy !== 'true') return;
-      const snap = ['pg-depth', 'pg-best', 'pg-score', 'pg-nodes'].map((id) => document.getElementById(id).textContent).join(' | ');
-      if (snap.includes('…')) return;
-      window.__othProgress.updates = Math.max(window.__othProgress.updates, Number(progress.dataset.updates));
-      const shown = window.__othProgress.shown;
-      if (shown[shown.length - 1] !== snap) shown.push(snap);
-    }).observe(progress, { subtree: true, childList: true, characterData: true });
-  });
-  const hintAnswer = page.waitForResponse((r) => r.url().endsWith('/best-move') && r.request().method() === 'POST', { timeout: C4_TIMEOUT });
-  await page.click('#hint');
-  const hintRes = await hintAnswer;
-  check('the Othello search is streamed as events', /text\/event-stream/.test(hintRes.headers()['content-type'] || ''),
-    hintRes.headers()['content-type']);
-  const hint = answerOf(await hintRes.text());
-  await waitForOthHumanTurnOrEnd(page);
-  const prog = await page.evaluate(() => window.__othProgress);
+  const { hint, prog } = await streamedHint(page, 'oth-board', 'Othello');
   check('the Othello progress display updated during the search', prog.updates >= 2 && prog.shown.length >= 1 &&
     prog.shown.every((t) => /^\d+ \| [a-h][1-8] \|/.test(t)), `${prog.updates} events; ${prog.shown.slice(0, 3).join(' / ')}`);
   check('the progress panel names the best move', (await page.textContent('#pg-best-label')) === 'Best move' &&
@@ -496,15 +531,8 @@ async function othello(page) {
   turn = await waitForOthHumanTurnOrEnd(page);
   await statuses();
   // The service's answers, in the order asked (each read once its stream ends).
-  const answers = [];
-  let asking = Promise.resolve();
-  let askedCount = 0;
-  const onResponse = (r) => {
-    if (!r.url().endsWith('/best-move') || r.request().method() !== 'POST') return;
-    askedCount += 1;
-    asking = asking.then(async () => { answers.push(answerOf(await r.text().catch(() => '')) || {}); });
-  };
-  page.on('response', onResponse);
+  const log = recordAnswers(page);
+  const answers = log.answers;
   const random = rng(C4_SEED + 17);
   const unscored = [];
   // The screenshot shows the game card once the computer's options are solved exactly (or at the end).
@@ -514,8 +542,8 @@ async function othello(page) {
   while (turn === 'human' && humanMoves < 40) {
     st = await othState(page);
     // The computer's answer before this turn is in the analysis: a score on each of its legal squares.
-    await asking;
-    if (askedCount > 0 && answers.length > checkedAnswers) {
+    await log.settled();
+    if (log.asked > 0 && answers.length > checkedAnswers) {
       const last = answers[answers.length - 1];
       const bad = othMapMismatches(last, await othMap(page));
       if (bad.length) unscored.push(`after ${st.moves} moves: ${bad.join('; ')}`);
@@ -531,8 +559,7 @@ async function othello(page) {
     turn = await humanPlays(page, 'oth-board', `sq-${square}`, humanMoves === 0 && { from: 'sq-a1', keys, what: 'Othello squares' });
     humanMoves += 1;
   }
-  page.off('response', onResponse);
-  await asking;
+  await log.stop();
   st = await othState(page);
   const moveList = await page.inputValue('#moves-input');
   const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
@@ -732,6 +759,169 @@ async function reviews(page, c4Moves, othMoves) {
   }
 }
 
+const waitForGmkHumanTurnOrEnd = (page) => waitForTurn(page, 'gmk-board', C4_TIMEOUT);
+
+/** The Gomoku board as the page shows it: each point's name and stone ('x', 'o' or ''), the points
+ *  marked as the last move and as the winning line, and the number of moves. */
+async function gmkState(page) {
+  return page.evaluate(() => {
+    const pts = [...document.querySelectorAll('#gmk-board .gmk-pt')];
+    const stone = (b) => b.querySelector('.stone');
+    const marked = (cls) => pts.filter((b) => b.classList.contains(cls)).map((b) => b.dataset.square);
+    return {
+      names: pts.map((b) => b.dataset.square),
+      cells: pts.map((b) => (stone(b).classList.contains('black') ? 'x' : stone(b).classList.contains('white') ? 'o' : '')),
+      last: marked('last'),
+      win: marked('win'),
+      moves: Number(document.getElementById('gmk-board').dataset.moves),
+    };
+  });
+}
+
+/** The squares of an answer's candidates that the heat map does not show with the answer's score,
+ *  or a chosen square that is not the answer's move. */
+async function gmkMapMismatches(page, answer) {
+  const map = await page.$$eval('#gmk-heat li.scored', (ls) => ls.map((l) => ({
+    square: l.dataset.square, score: l.dataset.score, exact: l.dataset.exact, heat: Number(l.dataset.heat),
+    chosen: l.classList.contains('chosen'), text: l.textContent,
+  })));
+  const bad = [];
+  const cands = (answer.moves || []).filter((m) => typeof m.move === 'string');
+  for (const m of cands) {
+    const li = map.find((x) => x.square === m.move);
+    if (!li || li.score !== String(m.score) || !(li.heat >= 0 && li.heat <= 1) || li.text === '') {
+      bad.push(`${m.move}: service ${JSON.stringify(m)}, page ${JSON.stringify(li)}`);
+    }
+  }
+  if (map.length !== cands.length) bad.push(`${map.length} squares scored on the page, ${cands.length} in the answer`);
+  const chosen = map.filter((x) => x.chosen).map((x) => x.square);
+  if (cands.some((m) => m.move === answer.best_move) && chosen.join() !== answer.best_move) {
+    bad.push(`chosen ${chosen.join()} but the answer plays ${answer.best_move}`);
+  }
+  return bad;
+}
+
+/** Gomoku: the 15x15 board, the size asked for, a refused list, a hint's progress and heat map, a
+ *  whole game to its five. */
+async function gomoku(page) {
+  await page.check('#game-gomoku');
+  await page.waitForSelector('#gmk-board', { state: 'visible' });
+  let st = await gmkState(page);
+  check('game switch shows the Gomoku board, 15x15', st.names.length === 225 && st.names[0] === 'a15' && st.names[224] === 'o1' &&
+    await page.isVisible('#gp-h8') && !(await page.isVisible('#sq-h8')) && await page.isVisible('#progress') &&
+    await page.isVisible('#gmk-size') && await page.isVisible('#gmk-rule'), `${st.names.length} points`);
+  await page.selectOption('#difficulty', '10');
+  await page.selectOption('#think-time', '1000');
+  await page.selectOption('#first-player', 'human');
+  let turn = await waitForGmkHumanTurnOrEnd(page);
+  const placeholder = await page.getAttribute('#moves-input', 'placeholder');
+  check('the move list speaks the Gomoku notation', /h8/.test(placeholder) && /column letter/.test(await page.textContent('#moves-msg')),
+    `${placeholder}; ${await page.textContent('#moves-msg')}`);
+
+  // --- the size and rule are asked for: the computer opens a 9x9 standard game ---
+  const requests = [];
+  const onRequest = (r) => { if (r.url().endsWith('/best-move') && r.method() === 'POST') requests.push(r.postDataJSON()); };
+  page.on('request', onRequest);
+  await page.selectOption('#gmk-rule', 'standard');
+  await page.selectOption('#gmk-size', '9');
+  await page.selectOption('#first-player', 'computer');
+  turn = await waitForGmkHumanTurnOrEnd(page);
+  st = await gmkState(page);
+  const asked = requests[requests.length - 1] || {};
+  check('a 9x9 standard game is drawn and asked for', turn === 'human' && st.names.length === 81 && st.names[0] === 'a9' &&
+    asked.game === 'gomoku' && asked.size === 9 && asked.rule === 'standard' && st.moves === 1 && st.cells.filter(Boolean).length === 1,
+    `${st.names.length} points, asked ${JSON.stringify(asked)}`);
+  page.off('request', onRequest);
+  await page.selectOption('#gmk-size', '15');
+  await page.selectOption('#gmk-rule', 'freestyle');
+  await page.selectOption('#first-player', 'human');
+  turn = await waitForGmkHumanTurnOrEnd(page);
+
+  // --- a move list that is not a game is refused ---
+  await page.fill('#moves-input', 'h8 h8');
+  await page.click('#load-moves');
+  const refused = await page.$eval('#moves-msg', (m) => ({ text: m.textContent, error: m.classList.contains('error') }));
+  check('an impossible Gomoku move list is refused', refused.error && /Move 2: h8 is already taken/.test(refused.text) &&
+    (await gmkState(page)).moves === 0, refused.text);
+
+  // --- a pasted list, then a hint: the search's progress is streamed, the candidates make a heat map ---
+  await page.fill('#moves-input', 'H8 i9 h9 I10');
+  await page.press('#moves-input', 'Enter');
+  turn = await waitForGmkHumanTurnOrEnd(page);
+  st = await gmkState(page);
+  check('a pasted Gomoku list sets up the position (Enter in the field)', turn === 'human' && st.moves === 4 &&
+    st.cells.filter(Boolean).length === 4 && st.last.join() === 'i10', `${st.moves} moves, last ${st.last.join()}`);
+  const { hint, prog } = await streamedHint(page, 'gmk-board', 'Gomoku');
+  check('the Gomoku progress display updated during the search', prog.updates >= 1 && prog.shown.length >= 1 &&
+    prog.shown.every((t) => /^\d+ \| [a-o]\d{1,2} \|/.test(t)), `${prog.updates} events; ${prog.shown.slice(0, 3).join(' / ')}`);
+  const hintBad = hint ? await gmkMapMismatches(page, hint) : ['no answer'];
+  check('the heat map shows every candidate the service scored', hint && hint.kind === 'gomoku' && (hint.moves || []).length >= 1 &&
+    hintBad.length === 0, hintBad.slice(0, 3).join(' | ') || `${hint.moves.length} candidates`);
+  const hinted = await page.$$eval('#gmk-board .gmk-pt.hint', (b) => b.map((x) => x.dataset.square));
+  check('the hint is shown on the board', hinted.length === 1 && hinted[0] === hint.best_move, `${hinted.join()} / ${hint.best_move}`);
+
+  // --- a whole game: random points near the centre for the human against the service ---
+  await page.selectOption('#difficulty', GMK_LEVEL);
+  await page.selectOption('#think-time', GMK_TIME_MS);
+  await page.click('#new-game');
+  turn = await waitForGmkHumanTurnOrEnd(page);
+  const log = recordAnswers(page);
+  const answers = log.answers;
+  const random = rng(C4_SEED + 29);
+  const unscored = [];
+  let humanMoves = 0;
+  let checkedAnswers = 0;
+  let shot = false;
+  while (turn === 'human' && humanMoves < 60) {
+    st = await gmkState(page);
+    await log.settled();
+    if (log.asked > 0 && answers.length > checkedAnswers) {
+      const last = answers[answers.length - 1];
+      const bad = await gmkMapMismatches(page, last);
+      if (bad.length) unscored.push(`after ${st.moves} moves: ${bad.join('; ')}`);
+      checkedAnswers = answers.length;
+      // The screenshot shows the heat map of a position with stones of both sides and many candidates.
+      if (!shot && st.moves >= 6 && (last.moves || []).length >= 10) {
+        shot = true;
+        await screenshotGame(page, SCREENSHOT_GMK);
+      }
+    }
+    // An empty point within two of the centre's 5x5 square, else any empty point.
+    const near = st.names.filter((n, i) => st.cells[i] === '' && Math.abs('abcdefghijklmno'.indexOf(n[0]) - 7) <= 3 &&
+      Math.abs(Number(n.slice(1)) - 8) <= 3);
+    const empty = near.length ? near : st.names.filter((n, i) => st.cells[i] === '');
+    const square = humanMoves === 0 ? 'h8' : empty[Math.floor(random() * empty.length)];
+    // The first move by keyboard: from the centre, right and back, then Enter.
+    turn = await humanPlays(page, 'gmk-board', `gp-${square}`, humanMoves === 0 &&
+      { from: 'gp-h8', keys: ['ArrowRight', 'ArrowLeft'], what: 'Gomoku points' });
+    humanMoves += 1;
+  }
+  await log.stop();
+  st = await gmkState(page);
+  const moveList = await page.inputValue('#moves-input');
+  const status = await page.$eval('#status', (s) => ({ text: s.textContent, outcome: s.dataset.outcome || '' }));
+  check('Gomoku game finished', turn === 'over' && ['human', 'computer', 'draw'].includes(status.outcome),
+    `turn=${turn}; ${humanMoves} human moves; status="${status.text}"`);
+  check('the heat map showed the candidates of every answer', checkedAnswers >= 3 && unscored.length === 0,
+    unscored.slice(0, 3).join(' | ') || `${checkedAnswers} answers`);
+  const end = answers[answers.length - 1] || {};
+  const line = (end.best_move === null ? end.winning_line : end.winning_line_after) || [];
+  check('the winning line is the service\'s and is marked', line.length >= 5 && st.win.slice().sort().join() === line.slice().sort().join(),
+    `service ${line.join(' ')}, page ${st.win.join(' ')}`);
+  check('the last Gomoku move is marked', st.last.length === 1, `${st.last.join()}`);
+  check('the move list is in square notation', new RegExp(`^[a-o]\\d{1,2}( [a-o]\\d{1,2}){${st.moves - 1}}$`).test(moveList) &&
+    st.cells.filter(Boolean).length === st.moves, `${moveList} (${st.moves} moves)`);
+  console.log(`#    Gomoku game: ${humanMoves} human moves, ${st.moves} in all; ${status.text}`);
+  if (!shot) await screenshotGame(page, SCREENSHOT_GMK);
+
+  // --- undo gives the turn back to the human ---
+  await page.click('#undo');
+  turn = await waitForGmkHumanTurnOrEnd(page);
+  const undone = await gmkState(page);
+  check('undo takes back the last Gomoku moves', turn === 'human' && undone.moves < st.moves && undone.win.length === 0,
+    `turn=${turn}, ${st.moves} -> ${undone.moves} moves`);
+}
+
 /** At phone width (375 px) nothing is wider than the screen, and both games still play. */
 async function phoneWidth(page) {
   const viewport = page.viewportSize();
@@ -743,17 +933,17 @@ async function phoneWidth(page) {
     }).map((e) => e.id || e.className || e.tagName).slice(0, 5);
     return { scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, wide };
   });
-  for (const game of ['connect4', 'othello', 'tictactoe']) {
+  for (const game of ['connect4', 'othello', 'gomoku', 'tictactoe']) {
     await page.check(`#game-${game}`);
     await page.click('#new-game');
-    const id = { connect4: 'c4-board', othello: 'oth-board', tictactoe: 'board' }[game];
+    const id = { connect4: 'c4-board', othello: 'oth-board', gomoku: 'gmk-board', tictactoe: 'board' }[game];
     const board = '#' + id;
     await waitForTurn(page, id, C4_TIMEOUT);
     const o = await overflow();
     check(`no horizontal overflow at phone width (${game})`, o.scroll <= o.client && o.wide.length === 0,
       `scrollWidth ${o.scroll}, clientWidth ${o.client}${o.wide.length ? `; too wide: ${o.wide.join(', ')}` : ''}`);
     const box = await page.$eval(board, (b) => b.getBoundingClientRect().width);
-    const first = { connect4: '#col-3', othello: '#sq-d3', tictactoe: '#cell-4' }[game];
+    const first = { connect4: '#col-3', othello: '#sq-d3', gomoku: '#gp-h8', tictactoe: '#cell-4' }[game];
     const before = Number(await page.$eval(board, (b) => b.dataset.moves));
     await page.click(first);
     await page.waitForFunction(([b, n]) => Number(document.querySelector(b).dataset.moves) > n, [board, before]);
@@ -930,6 +1120,7 @@ async function main() {
 
     const c4Moves = await connectFour(page);
     const othMoves = await othello(page);
+    await gomoku(page);
     await reviews(page, c4Moves, othMoves);
     await phoneWidth(page);
 

@@ -2,10 +2,12 @@
 # Browser test of the page served at GET /: builds and starts the release
 # server, then drives the page in headless Chromium (scripts/browser-test.mjs):
 # a tic-tac-toe game, a game tree, a whole Connect Four game with the
-# search's progress streamed to the page, and a whole Othello game with both
-# sides' passes, a game review of each game, then the games at phone width,
-# with no violation of the page's content policy. Saves screenshot.png,
-# screenshot-connect4.png, screenshot-othello.png and the reviews'
+# search's progress streamed to the page, a whole Othello game with both
+# sides' passes, a whole Gomoku game to its five, a game review of the
+# tic-tac-toe, Connect Four and Othello games, then the games at phone
+# width, with no violation of the page's content policy. Saves
+# screenshot.png, screenshot-connect4.png, screenshot-othello.png,
+# screenshot-gomoku.png and the reviews'
 # screenshot-review-{tictactoe,connect4,othello}.png in target/browser-test
 # (and, at phone width, screenshot-phone.png and screenshot-othello-phone.png),
 # so a run leaves the clone as it was; SCREENSHOT_DIR=docs refreshes the
@@ -58,6 +60,7 @@ run_test() {
   log "running the browser test against $BASE_URL"
   BASE_URL=$BASE_URL PW_DIR=$PW_DIR CHROMIUM=$CHROMIUM SCREENSHOT=$SHOTS/screenshot.png \
     SCREENSHOT_C4=$SHOTS/screenshot-connect4.png SCREENSHOT_OTH=$SHOTS/screenshot-othello.png \
+    SCREENSHOT_GMK=$SHOTS/screenshot-gomoku.png \
     SCREENSHOT_PHONE=$PW_DIR/screenshot-phone.png SCREENSHOT_OTH_PHONE=$PW_DIR/screenshot-othello-phone.png \
     SCREENSHOT_REVIEW_TTT=$SHOTS/screenshot-review-tictactoe.png SCREENSHOT_REVIEW_C4=$SHOTS/screenshot-review-connect4.png \
     SCREENSHOT_REVIEW_OTH=$SHOTS/screenshot-review-othello.png \

@@ -66,9 +66,50 @@ fn big_arrays_of_moves_or_cells_cost_a_small_constant() {
         format!(r#"{{"game": "{}", "board": "........."}}"#, "x".repeat(n)),
         format!(r#"{{"board": ".........", {}"seed": 1}}"#, r#""seed": 1, "#.repeat(n / 10)),
         format!(r#"{{"{}": 1}}"#, "k".repeat(n)),
+        format!(r#"{{"game": "gomoku", "moves": [{}"h8"]}}"#, r#""h8","#.repeat(n / 5)),
+        format!(r#"{{"game": "gomoku", "moves": "{}"}}"#, "h8".repeat(n / 2)),
+        format!(r#"{{"game": "gomoku", "board": [{}"....."]}}"#, r#"".....","#.repeat(n / 8)),
     ];
     for body in &bodies {
         let peak = parse_peak(body);
         assert!(peak < SMALL_CONSTANT, "reading {} bytes ({}…) took {peak} bytes at once", body.len(), &body[..40]);
     }
+}
+
+/// A 20x20 Gomoku search holds a few copies of its position a ply (about
+/// 500 bytes each), its move lists and the prover's memory of failed
+/// positions: far below a megabyte beyond the table, which the service's
+/// pool sizes once for every game.
+#[test]
+fn a_20x20_gomoku_search_costs_a_small_constant_beyond_its_table() {
+    use bestmove::games::gomoku::{vcf, Board, Rule, Threats};
+    use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Table};
+
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut board = Board::empty(20, Rule::Freestyle);
+    // 60 stones, none making a four: a quiet position the search must
+    // search.
+    let mut rng = fastrand::Rng::with_seed(20);
+    let mut tries = 0;
+    while board.stones() < 60 && tries < 10_000 {
+        tries += 1;
+        let moves: Vec<u16> = board.moves().collect();
+        let next = board.play(usize::from(moves[rng.usize(..moves.len())]));
+        if !next.over() && !next.can_win(next.to_move()) && !next.can_win(next.to_move().other()) {
+            board = next;
+        }
+    }
+    assert!(board.stones() >= 40, "{board:?}");
+    let mut table = Table::with_bytes(1 << 20);
+    let before = NOW.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let limits = Limits { max_depth: Some(3), ..Limits::default() };
+    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+    let result = engine_with_oracle(&board, &Threats::default(), limits, &mut table, options, &mut |_| {});
+    assert!(result.is_ok());
+    drop(result);
+    let _ = vcf(&board, 5_000);
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    eprintln!("a 20x20 search: {peak} bytes at most beyond its table");
+    assert!(peak < SMALL_CONSTANT, "a 20x20 search took {peak} bytes at once");
 }

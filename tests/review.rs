@@ -89,6 +89,7 @@ fn every_move_of_every_tic_tac_toe_position_is_judged_as_the_solved_game_says() 
                     index: 0,
                     mover: position.to_move().as_str(),
                     before: Box::new(*position),
+                    after: None,
                 }],
                 scale,
             };

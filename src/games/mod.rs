@@ -15,6 +15,7 @@ use crate::suggest::{Catalog, Fields, InputError, Options, PlayedGame, ServedPos
 
 pub mod board;
 pub mod connect4;
+pub mod gomoku;
 pub mod othello;
 pub mod tictactoe;
 pub mod tree;
@@ -69,6 +70,12 @@ const GAMES: &[Entry] = &[
         title: "Othello",
         read: |_, fields, _| othello::read(fields),
         review: |_, fields| othello::read_game(fields),
+    },
+    Entry {
+        name: "gomoku",
+        title: "Gomoku",
+        read: |_, fields, _| gomoku::read(fields),
+        review: |_, fields| gomoku::read_game(fields),
     },
 ];
 
@@ -190,6 +197,16 @@ impl Catalog for Registry {
                 None,
                 format!("a review needs the {} game's \"moves\", from its first", entry.title),
             ));
+        }
+        // A board's size and rule are Gomoku's alone.
+        if entry.name != "gomoku" {
+            if let Some(field) = ["size", "rule"].into_iter().find(|f| fields.get(f).is_some()) {
+                return Err(InputError::invalid(
+                    "invalid_request",
+                    field.to_string(),
+                    format!("{field} applies to gomoku only: {} has one board and one rule", entry.title),
+                ));
+            }
         }
         (entry.review)(self, fields)
     }

@@ -15,7 +15,7 @@ use super::shorten;
 use crate::search::TieBreak;
 
 /// The keys a request may have.
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 16] = [
     "board",
     "tree",
     "to_move",
@@ -30,6 +30,8 @@ pub const FIELDS: [&str; 14] = [
     "time_ms",
     "compare",
     "level",
+    "size",
+    "rule",
 ];
 
 /// Moves an answer lists unless the request says otherwise.

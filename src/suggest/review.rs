@@ -13,9 +13,11 @@
 //!
 //! Plies are searched from the end of the game backwards: the end is
 //! decided soonest and costs least. While every ply so far was solved
-//! exactly, the next one may take a few times the time of the last (within
-//! what the other plies can spare), since it may be solved too; from the
-//! first ply that is not, the plies left share what is left evenly. With more than one worker (the idle
+//! exactly, the next one may take a few times the longest solve so far
+//! (within what the other plies can spare), since it may be solved too,
+//! and it runs alone, with the whole machine; from the first ply that is
+//! not solved, the plies left share what is left evenly, in as many search
+//! slots as are idle. With more than one worker (the idle
 //! search slots of a replica), workers take the next ply from the end in
 //! turn.
 
@@ -34,16 +36,16 @@ use super::served::{Catalog, ServedPosition};
 use crate::search::{Cancelled, Table, TieBreak};
 
 /// The fields a review request may have.
-pub const REVIEW_FIELDS: [&str; 3] = ["game", "moves", "time_ms"];
+pub const REVIEW_FIELDS: [&str; 5] = ["game", "moves", "time_ms", "size", "rule"];
 
 /// How many times the longest solve so far the next ply may take, while
 /// every ply so far was solved: a solve costs a few times more with each
 /// ply further from the end, and the ply before the next may still be
 /// under way beside it.
-const GROWTH: u32 = 16;
+const GROWTH: u32 = 6;
 
 /// The time budget of a review that does not set `time_ms`.
-pub const DEFAULT_REVIEW_MS: u64 = 20_000;
+pub const DEFAULT_REVIEW_MS: u64 = 25_000;
 
 /// Winning-chance losses (from 0 to 1) from which a move whose scores are
 /// not both exact is an inaccuracy, a mistake, a blunder: Lichess's
@@ -82,6 +84,10 @@ pub struct Played {
     pub mover: &'static str,
     /// The position it was played in.
     pub before: Box<dyn ServedPosition>,
+    /// The position after it, for a game whose answers list only some
+    /// moves (the strongest candidates): the move played, when not among
+    /// them, is scored from there.
+    pub after: Option<Box<dyn ServedPosition>>,
 }
 
 /// A game to review: its name, its moves in order, and how its scores
@@ -298,8 +304,23 @@ fn accuracy(lost: f64) -> f64 {
     ((103.1668 * (-0.04354 * percent).exp() - 3.1669).clamp(0.0, 100.0) * 10.0).round() / 10.0
 }
 
-/// Judges the move played from its answer (as JSON).
-fn judge(played: &Played, answer: &Value, scale: &Scale) -> PlyReview {
+/// The score of the move into the position answered by `answer` (as
+/// JSON), for the side that played it: the answer's own, seen from the
+/// other side, one ply further from the end.
+fn scored_after(answer: &Value) -> Scored {
+    let exact = answer.get("exact").and_then(Value::as_bool).unwrap_or(false);
+    let over = answer.get("status").and_then(Value::as_str).is_some_and(|s| s != "in_progress");
+    Scored {
+        score: answer.get("score").and_then(Value::as_i64).map(|s| -s),
+        exact,
+        evaluation: answer.get("evaluation").and_then(Value::as_i64).map(|e| -e),
+        plies: answer.get("plies_to_end").and_then(Value::as_u64).or(over.then_some(0)).map(|p| p + 1),
+    }
+}
+
+/// Judges the move played from its answer (as JSON), and from the answer
+/// after it when the move is not among those listed (`after`).
+fn judge(played: &Played, answer: &Value, after: Option<&Value>, scale: &Scale) -> PlyReview {
     let empty = Map::new();
     let object = answer.as_object().unwrap_or(&empty);
     let exact_default = object.get("exact").and_then(Value::as_bool).unwrap_or(false);
@@ -317,17 +338,24 @@ fn judge(played: &Played, answer: &Value, scale: &Scale) -> PlyReview {
     let best_name = object.get("best_move").cloned().unwrap_or(Value::Null);
     let best = moves.iter().find(|(name, _)| *name == best_name).map(|(_, s)| s.clone());
     let name = serde_json::to_value(&played.name).unwrap_or(Value::Null);
-    let played_score = moves.iter().find(|(n, _)| *n == name).map(|(_, s)| s.clone());
+    let played_score =
+        moves.iter().find(|(n, _)| *n == name).map(|(_, s)| s.clone()).or_else(|| after.map(scored_after));
     let same = |a: &Scored, b: &Scored| {
         a.score == b.score
             && a.exact == b.exact
             && a.evaluation == b.evaluation
             && (!scale.distance_counts || a.plies == b.plies)
     };
-    let best_moves: Vec<Value> = match &best {
+    let mut best_moves: Vec<Value> = match &best {
         Some(best) => moves.iter().filter(|(_, s)| same(s, best)).map(|(n, _)| n.clone()).collect(),
         None => Vec::new(),
     };
+    // A move scored apart (not listed) that is as good as the best is one.
+    if let (Some(best), Some(mine)) = (&best, &played_score) {
+        if same(mine, best) && !best_moves.contains(&name) {
+            best_moves.push(name.clone());
+        }
+    }
     let forced = object.get("moves_total").and_then(Value::as_u64) == Some(1);
     let engine = object.get("engine").filter(|e| !e.is_null()).or(object.get("minimax"));
     let nodes = engine.and_then(|e| e.get("nodes")).and_then(Value::as_u64).unwrap_or(0);
@@ -501,9 +529,19 @@ pub fn review(
             };
             let options = ply_options(share.as_millis() as u64);
             let answer = played.before.answer(&options, &ply_context, cancel, &mut |_| {})?;
-            drop(slot);
             let answer = serde_json::to_value(&answer).unwrap_or(Value::Null);
-            let judged = judge(played, &answer, &game.scale);
+            let listed = answer["moves"].as_array().is_some_and(|moves| {
+                moves.iter().any(|m| serde_json::to_value(&played.name).ok().as_ref() == Some(&m["move"]))
+            });
+            let after = match (&played.after, listed) {
+                (Some(after), false) => {
+                    let answered = after.answer(&options, &ply_context, cancel, &mut |_| {})?;
+                    Some(serde_json::to_value(&answered).unwrap_or(Value::Null))
+                }
+                _ => None,
+            };
+            drop(slot);
+            let judged = judge(played, &answer, after.as_ref(), &game.scale);
             nodes.fetch_add(judged.nodes, Ordering::Relaxed);
             if judged.exact {
                 last_solved.fetch_max(judged.elapsed_us, Ordering::Relaxed);
@@ -532,6 +570,15 @@ pub fn review(
             let spawned: Vec<_> = (0..helpers.min(count - 1))
                 .map(|_| {
                     scope.spawn(|| {
+                        // The solved end goes one ply at a time, each with
+                        // the whole machine: helpers join once a ply is not
+                        // solved.
+                        while !undecided.load(Ordering::Relaxed) {
+                            if cancel.load(Ordering::Relaxed) || next.lock().map_or(true, |taken| *taken == count) {
+                                return Ok(());
+                            }
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
                         let now = active.fetch_add(1, Ordering::Relaxed) + 1;
                         most.fetch_max(now, Ordering::Relaxed);
                         let done = work(true);

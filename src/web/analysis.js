@@ -19,6 +19,16 @@ export function fillPv(listEl, pv, item) {
   });
 }
 
+/** A scored square of a game's analysis map: its words (the chosen move's say whether it was
+ *  suggested or played) as its title and label, the chosen one marked. */
+export function labelScored(li, name, words, d, ctx) {
+  const chosen = name === d.best_move;
+  if (chosen) li.classList.add('chosen');
+  const text = name + ': ' + words + (chosen ? (ctx.source === 'hint' ? ' (suggested)' : ' (played)') : '');
+  li.title = text;
+  li.setAttribute('aria-label', text);
+}
+
 /** The answers whose minimax and alpha-beta search to the depth the comparison budget allows. */
 const BUDGETED = ['connect4', 'othello'];
 
@@ -49,6 +59,10 @@ export function fillCompare(prefix, d, savedEl) {
         (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') +
         (en.exact ? ', and solved the position.' : '.'));
     }
+  } else if (en && typeof en.nodes === 'number') {
+    // A game too wide for the plain searches (Gomoku): the engine alone.
+    savedEl.textContent = 'Minimax and alpha-beta are not run on a board this wide. The engine visited ' + fmtInt(en.nodes) +
+      ' nodes' + (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') + (en.exact ? ', and solved the position.' : '.');
   } else {
     savedEl.textContent = 'Nothing to search.';
   }

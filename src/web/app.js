@@ -16,12 +16,13 @@ import { GameController } from './controller.js';
 import { tictactoe } from './tictactoe.js';
 import { connectFour } from './connect4.js';
 import { othello } from './othello.js';
+import { gomoku } from './gomoku.js';
 import { treeExplorer } from './tree.js';
 import { GameReview } from './review.js';
 
 /** The games, by the id the page's switch and `body[data-game]` use. */
-const GAMES = { tictactoe, connect4: connectFour, othello };
-/** The game shown for a URL fragment (#connect4, #othello); the first game otherwise. */
+const GAMES = { tictactoe, connect4: connectFour, othello, gomoku };
+/** The game shown for a URL fragment (#connect4, #othello, #gomoku); the first game otherwise. */
 const DEFAULT_GAME = 'tictactoe';
 
 async function checkHealth() {

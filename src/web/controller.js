@@ -19,6 +19,8 @@
 //   input: the id of the move-list field, help, placeholder, inputMode: the field's words}),
 //   drawsLine (the line of best play can be drawn on the board), with streams: scoringText,
 //   scoredNoun, bestLabel, progressScore(report) (optional) (the progress panel's words),
+//   scoredTotal(moves, settings) (optional: how many root moves the progress panel counts, null
+//   when not known ahead; the legal moves otherwise),
 //   pass and mustPass(moves, settings) (optional: the move that passes, and when the side to
 //   move must play it), outcomeText(d, who) and hintText(d) (optional: the result of an answer
 //   in words, when the shared words of format.js do not fit the game's scores),
@@ -236,7 +238,8 @@ export class GameController {
 
   /** The progress panel shows a new search of the current position's moves. */
   startProgress(title) {
-    if (this.progress) this.progress.start(title, this.adapter.legalMoves(this.moves, this.settings).length);
+    const a = this.adapter;
+    if (this.progress) this.progress.start(title, a.scoredTotal ? a.scoredTotal(this.moves, this.settings) : a.legalMoves(this.moves, this.settings).length);
   }
 
   post(body, options, onSlow) {

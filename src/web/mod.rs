@@ -44,6 +44,8 @@ pub const ASSETS: &[PageFile] = &[
     PageFile::new("connect4.js", JS, include_str!("connect4.js")),
     PageFile::new("othello-model.js", JS, include_str!("othello-model.js")),
     PageFile::new("othello.js", JS, include_str!("othello.js")),
+    PageFile::new("gomoku-model.js", JS, include_str!("gomoku-model.js")),
+    PageFile::new("gomoku.js", JS, include_str!("gomoku.js")),
     PageFile::new("tree.js", JS, include_str!("tree.js")),
     PageFile::new("review-model.js", JS, include_str!("review-model.js")),
     PageFile::new("review.js", JS, include_str!("review.js")),

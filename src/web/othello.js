@@ -6,12 +6,13 @@
 // and its part of the analysis panel (the score of every legal square on a
 // small board).
 
-import { $, el } from './dom.js';
+import { $, el, gridKeys } from './dom.js';
 import {
   PASS, SIZE, discCounts, hintWords, isLegal, isOver, legalMoves, moveText, mustPass, outcomeWords, parseMoveList,
   progressScore, replay, scoreClass, scoreKind, scoreLabel, scoreWords, serviceMoves, squareIndex, squareName,
 } from './othello-model.js';
 import { timedOptions } from './controller.js';
+import { labelScored } from './analysis.js';
 
 const CUT = 'not solved: an estimate';
 
@@ -166,10 +167,7 @@ export function othello() {
           li.dataset.exact = String(m.exact !== false);
           if (typeof m.evaluation === 'number') li.dataset.evaluation = String(m.evaluation);
           li.append(scoreLabel(m));
-          if (name === d.best_move) li.classList.add('chosen');
-          const words = name + ': ' + scoreWords(m) + (name === d.best_move ? (ctx.source === 'hint' ? ' (suggested)' : ' (played)') : '');
-          li.title = words;
-          li.setAttribute('aria-label', words);
+          labelScored(li, name, scoreWords(m), d, ctx);
         } else {
           li.setAttribute('aria-label', name + ': empty');
         }
@@ -195,19 +193,7 @@ export function othello() {
         b.addEventListener('click', () => { setFocus(i); game.humanMove(squareName(i)); });
         b.addEventListener('focus', () => { if (focusSq !== i) setFocus(i); });
       });
-      boardEl.addEventListener('keydown', (e) => {
-        const i = squares.indexOf(document.activeElement);
-        if (i < 0) return;
-        const r = Math.floor(i / SIZE), c = i % SIZE;
-        const to = {
-          ArrowLeft: [r, (c + SIZE - 1) % SIZE], ArrowRight: [r, (c + 1) % SIZE],
-          ArrowUp: [(r + SIZE - 1) % SIZE, c], ArrowDown: [(r + 1) % SIZE, c],
-          Home: [r, 0], End: [r, SIZE - 1],
-        }[e.key];
-        if (!to) return;
-        e.preventDefault();
-        squares[to[0] * SIZE + to[1]].focus();
-      });
+      gridKeys(boardEl, () => squares, () => SIZE);
     },
   };
 }

@@ -37,8 +37,8 @@ fn connect4_moves(moves: Value) -> Value {
 // ------------------------------------------------------------ the options
 
 #[tokio::test]
-async fn a_game_other_than_tictactoe_connect4_or_othello_is_an_invalid_option() {
-    let says = "game must be \"tictactoe\", \"connect4\" or \"othello\"";
+async fn a_game_other_than_tictactoe_connect4_othello_or_gomoku_is_an_invalid_option() {
+    let says = "game must be \"tictactoe\", \"connect4\", \"othello\" or \"gomoku\"";
     assert_refused(json!({"game": "chess", "board": "........."}), "invalid_option", Some("game"), says).await;
     assert_refused(json!({"game": "Connect4", "moves": "4"}), "invalid_option", Some("game"), says).await;
     assert_refused(json!({"game": 4, "moves": "4"}), "invalid_option", Some("game"), says).await;
@@ -60,8 +60,8 @@ async fn tictactoe_is_the_default_game_and_can_be_named() {
 }
 
 #[tokio::test]
-async fn moves_apply_to_connect4_and_othello_only() {
-    let says = "moves applies to connect4 and othello only";
+async fn moves_apply_to_connect4_othello_and_gomoku_only() {
+    let says = "moves applies to connect4, othello and gomoku only";
     assert_refused(json!({"moves": "4453"}), "invalid_request", Some("moves"), says).await;
     assert_refused(
         json!({"game": "tictactoe", "moves": [3], "board": "........."}),

@@ -380,6 +380,32 @@ async fn every_documented_connect4_example_answers_with_a_response_matching_the_
 }
 
 #[tokio::test]
+async fn every_documented_gomoku_example_answers_with_a_response_matching_the_spec() {
+    let examples: Vec<_> =
+        request_examples().into_iter().filter(|(_, body)| body.get("game") == Some(&json!("gomoku"))).collect();
+    assert!(examples.len() >= 3, "the spec documents too few Gomoku examples");
+    for (name, body) in examples {
+        let response = helpers::post_best_move(&body).await;
+        let what = format!("the answer to example `{name}` ({body})");
+        assert_eq!(response.status, StatusCode::OK, "{what}: {}", response.text());
+        let pointer = documented_response("/best-move", "post", response.status);
+        let answer = assert_conforms(&response, &pointer, &what);
+        assert_eq!(answer["kind"], "gomoku", "{what}: {answer}");
+        let moves: Vec<&Value> = answer["moves"].as_array().unwrap().iter().map(|m| &m["move"]).collect();
+        assert!(moves.contains(&&answer["best_move"]), "{what}: {answer}");
+        if name == "gomoku_board" {
+            assert_eq!(
+                (&answer["score"], &answer["exact"], &answer["plies_to_end"]),
+                (&json!(-1), &json!(true), &json!(2))
+            );
+        }
+        if name == "gomoku_forced_win" {
+            assert_eq!((&answer["score"], &answer["exact"]), (&json!(1), &json!(true)), "{what}: {answer}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn every_documented_tree_example_answers_with_a_response_matching_the_spec() {
     let examples: Vec<_> = request_examples().into_iter().filter(|(_, body)| body.get("tree").is_some()).collect();
     assert!(examples.len() >= 3, "the spec documents too few tree examples");

@@ -280,6 +280,41 @@ fn cases() -> Vec<Case> {
             stream: true,
         });
     }
+    // Gomoku, last so that the cases before keep their places: depth
+    // limits (the answer does not depend on the machine's speed), both
+    // rules, the smallest and largest boards, proven wins, errors and a
+    // stream.
+    let gomoku = [
+        json!({"game": "gomoku", "moves": "h8", "max_depth": 1, "seed": 1}),
+        json!({"game": "gomoku", "moves": "h8 i9 j10", "max_depth": 2, "compare": false, "seed": 2}),
+        json!({"game": "gomoku", "moves": "h8i9h9i8h10", "max_depth": 3, "compare": false, "seed": 3}),
+        json!({"game": "gomoku", "moves": ["h8", "i9", "g7"], "max_depth": 2, "compare": false, "rule": "standard", "seed": 4}),
+        json!({"game": "gomoku", "moves": "h8 a1 i8 a3 j8 a5 k8 a7", "max_depth": 2, "compare": false, "seed": 5}),
+        json!({"game": "gomoku", "moves": "h8 a1 i8 a3 j8 a5 h9 a7 h10 a9", "max_depth": 2, "compare": false, "seed": 6}),
+        json!({"game": "gomoku", "moves": "h8 a1 h10 b1 j8 c1 j10 d1", "max_depth": 2, "compare": false, "seed": 7}),
+        json!({"game": "gomoku", "moves": "h8 a1 i8 a3 j8 a5 k8 a7 l8", "seed": 8}),
+        json!({"game": "gomoku", "moves": "a8 a1 b8 a3 c8 a5 e8 a10 f8 a12 d8", "rule": "standard", "max_depth": 1, "seed": 9}),
+        json!({"game": "gomoku", "board": [".....", ".XO..", "..X..", "..O..", "....."], "max_depth": 2, "compare": false, "seed": 10}),
+        json!({"game": "gomoku", "moves": "j10 k11 t20", "size": 20, "max_depth": 2, "compare": false, "seed": 11}),
+        json!({"game": "gomoku", "moves": "h8 i9 j10", "level": 3, "compare": false, "seed": 12}),
+        json!({"game": "gomoku", "moves": "h8 i9 j10", "max_depth": 2, "max_moves": 1, "compare": false, "seed": 13}),
+        json!({"game": "gomoku", "moves": "h8 p8"}),
+        json!({"game": "gomoku", "moves": ["h8", "i9", "h8"]}),
+        json!({"game": "gomoku", "moves": "h8 a1 i8 a3 j8 a5 k8 a7 l8 b9"}),
+        json!({"game": "gomoku", "moves": "h8", "rule": "renju"}),
+        json!({"game": "gomoku", "moves": "h8", "size": 25}),
+        json!({"game": "gomoku", "board": [".....", ".....", "..XX.", ".....", "....."]}),
+        json!({"game": "gomoku", "board": ["XXXXX", "OOOO.", "O....", ".....", "....."]}),
+        json!({"game": "gomoku", "moves": "h8", "to_move": "O"}),
+    ];
+    for (i, body) in gomoku.into_iter().enumerate() {
+        cases.push(case(format!("gomoku {i}"), body));
+    }
+    cases.push(Case {
+        name: "stream gomoku".into(),
+        body: json!({"game": "gomoku", "moves": "h8 i9", "max_depth": 2, "compare": false, "seed": 1}).to_string(),
+        stream: true,
+    });
     cases
 }
 

@@ -9,6 +9,7 @@ mod connect4;
 mod contract;
 mod fairness;
 mod golden;
+mod gomoku;
 mod helpers;
 mod levels;
 mod limits;

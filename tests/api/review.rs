@@ -317,3 +317,24 @@ async fn plies_that_share_a_table_score_as_fresh_searches_do() {
     let checked = agrees_with_best_move(&review, "othello", |i| json!(&moves[..2 * i])).await;
     assert!(checked >= 4, "{review}");
 }
+
+#[tokio::test]
+async fn a_gomoku_game_is_reviewed_to_its_five() {
+    // X lines up h8 to l8 while O plays in a corner.
+    let review = review(json!({"game": "gomoku", "moves": "h8 a1 i8 a2 j8 a3 k8 a4 l8", "time_ms": 3000})).await;
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 9);
+    assert_eq!(plies[8]["move"], "l8");
+    // The five: best, proven, a win in 1.
+    assert_eq!(plies[8]["judgement"], "best", "{}", plies[8]);
+    assert_eq!(plies[8]["proven"], true);
+    assert_eq!(plies[8]["played_plies_to_end"], 1);
+    // An open four cannot be stopped: whatever O does loses.
+    assert_eq!(plies[7]["best_score"], -1, "{}", plies[7]);
+    let small = self::review(json!({"game": "gomoku", "moves": ["c3", "a1", "c4"], "size": 7})).await;
+    assert_eq!(small["plies"].as_array().unwrap().len(), 3);
+    let refused = refusal(json!({"game": "connect4", "moves": "4", "size": 7})).await;
+    assert_eq!(refused["field"], "size", "{refused}");
+    let off = refusal(json!({"game": "gomoku", "moves": "h8 p16"})).await;
+    assert!(off["message"].as_str().unwrap().contains("move 2"), "{off}");
+}

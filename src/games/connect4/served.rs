@@ -206,6 +206,7 @@ pub fn read_game(fields: &Fields<'_>, book: Option<Arc<Book>>) -> Result<PlayedG
             index,
             mover: position.to_move().as_str(),
             before: Box::new(before),
+            after: None,
         });
         position = position.play(column).ok_or_else(|| {
             InputError::invalid("invalid_moves", format!("moves[{index}]"), "this move cannot be played here")

@@ -260,6 +260,7 @@ pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
             index,
             mover: position.to_move().as_str(),
             before: Box::new(Question { position, moves: None }),
+            after: None,
         })
         .collect();
     Ok(PlayedGame { game: "othello", plies, scale: REVIEW_SCALE })

@@ -158,6 +158,7 @@ pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
             index,
             mover: position.to_move().as_str(),
             before: Box::new(position),
+            after: None,
         });
         position = after;
     }

@@ -1,0 +1,608 @@
+//! The rules on boards of 5x5 to 20x20: a compact position the searches
+//! copy, which knows its winner, its threats (the squares where a stone
+//! makes five) and its evaluation, kept up to date stone by stone.
+
+use crate::games::board::Player;
+
+/// The smallest board side.
+pub const MIN_SIZE: usize = 5;
+/// The largest board side (Gomocup's freestyle board).
+pub const MAX_SIZE: usize = 20;
+/// The board side when a request does not say.
+pub const DEFAULT_SIZE: usize = 15;
+/// Squares of the largest board.
+pub const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
+/// A square's number: `row * STRIDE + column`, row 0 at the bottom,
+/// whatever the board's side, so that a number names the same square on
+/// every board.
+pub const STRIDE: usize = MAX_SIZE;
+/// 64-bit words of a set of squares.
+const WORDS: usize = MAX_CELLS.div_ceil(64);
+
+/// What wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Five or more in a row win.
+    Freestyle,
+    /// Exactly five in a row win; six or more (an overline) do not.
+    Standard,
+}
+
+impl Rule {
+    /// The rule's name in requests and answers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Rule::Freestyle => "freestyle",
+            Rule::Standard => "standard",
+        }
+    }
+
+    /// True when a run of `length` stones in a row wins.
+    #[inline(always)]
+    pub fn wins(self, length: usize) -> bool {
+        match self {
+            Rule::Freestyle => length >= 5,
+            Rule::Standard => length == 5,
+        }
+    }
+}
+
+/// The four directions of a line, as (rows, columns) per step: across,
+/// up, up-right, up-left.
+pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Points of a window of five squares on a line that holds `k` stones of
+/// one side and none of the other: the evaluation's unit. A window with
+/// both colours is dead and worth nothing; one of five stones is a won
+/// game, scored by the outcome instead.
+pub const WINDOW_POINTS: [i32; 6] = [0, 1, 12, 120, 1_000, 0];
+
+/// Points added to the side to move's evaluation for having the move.
+const TEMPO: i32 = 20;
+
+/// The evaluation of a side to move that can make five at once, and of
+/// one whose opponent can make five on two squares: decided positions
+/// the depth limit cut.
+const DECIDED: i32 = 20_000;
+
+/// A random key per square and colour, for the transposition table.
+static ZOBRIST: [[u64; MAX_CELLS]; 2] = {
+    let mut keys = [[0; MAX_CELLS]; 2];
+    let mut state: u64 = 0x6a09_e667_f3bc_c908;
+    let mut colour = 0;
+    while colour < 2 {
+        let mut cell = 0;
+        while cell < MAX_CELLS {
+            // splitmix64
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            keys[colour][cell] = z ^ (z >> 31);
+            cell += 1;
+        }
+        colour += 1;
+    }
+    keys
+};
+
+/// The index of a colour in per-colour arrays: X (black) 0, O 1.
+#[inline(always)]
+pub fn colour(player: Player) -> usize {
+    match player {
+        Player::X => 0,
+        Player::O => 1,
+    }
+}
+
+/// A position: the stones, the side to move, the rule, and what the
+/// searches need kept up to date (the squares near a stone, the key, the
+/// evaluation's window points and the count of each side's open fives to
+/// be). About 500 bytes, copied by [`Board::play`].
+#[derive(Clone)]
+pub struct Board {
+    /// 0 empty, 1 X, 2 O, by square number ([`STRIDE`]); squares off a
+    /// smaller board stay empty.
+    cells: [u8; MAX_CELLS],
+    /// The empty and full squares within two steps (either way) of a stone.
+    near: [u64; WORDS],
+    size: u8,
+    rule: Rule,
+    to_move: Player,
+    stones: u16,
+    key: u64,
+    /// Each colour's window points ([`WINDOW_POINTS`]).
+    points: [i32; 2],
+    /// Each colour's windows of four stones and one empty square: a side
+    /// with none cannot make five at once.
+    fours: [u16; 2],
+    /// Each colour's windows of three stones and two empty squares: a side
+    /// with none and no four cannot make a four.
+    threes: [u16; 2],
+    /// For each colour and square, the windows through the square that
+    /// hold three of the colour's stones and none of the other's: an
+    /// empty square with one may make a four.
+    in_threes: [[u8; MAX_CELLS]; 2],
+    /// The same for windows of four stones: an empty square with one may
+    /// make five.
+    in_fours: [[u8; MAX_CELLS]; 2],
+    /// The player whose last stone made a winning line.
+    winner: Option<Player>,
+    /// The last stone played, if any.
+    last: Option<u16>,
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("size", &self.size)
+            .field("rule", &self.rule)
+            .field("to_move", &self.to_move)
+            .field("rows", &self.rows())
+            .finish()
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.size == other.size && self.rule == other.rule && self.to_move == other.to_move && self.cells == other.cells
+    }
+}
+
+impl Board {
+    /// The empty board of side `size` (5 to 20), X to move.
+    pub fn empty(size: usize, rule: Rule) -> Board {
+        assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "a board side from 5 to 20");
+        let mut board = Board {
+            cells: [0; MAX_CELLS],
+            near: [0; WORDS],
+            size: size as u8,
+            rule,
+            to_move: Player::X,
+            stones: 0,
+            key: 0,
+            points: [0; 2],
+            fours: [0; 2],
+            threes: [0; 2],
+            in_threes: [[0; MAX_CELLS]; 2],
+            in_fours: [[0; MAX_CELLS]; 2],
+            winner: None,
+            last: None,
+        };
+        board.set_near(board.centre());
+        board
+    }
+
+    /// The board side.
+    #[inline(always)]
+    pub fn size(&self) -> usize {
+        usize::from(self.size)
+    }
+
+    /// How many squares the board has.
+    #[inline(always)]
+    pub fn cells(&self) -> usize {
+        self.size() * self.size()
+    }
+
+    /// The rule.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Hands the move to `player` (for a board read with its side to move).
+    pub fn set_to_move(&mut self, player: Player) {
+        self.to_move = player;
+    }
+
+    /// The stones on the board.
+    pub fn stones(&self) -> usize {
+        usize::from(self.stones)
+    }
+
+    /// The last stone played, if known.
+    pub fn last(&self) -> Option<u16> {
+        self.last
+    }
+
+    /// The stone on `cell`, if any.
+    #[inline(always)]
+    pub fn cell(&self, cell: usize) -> Option<Player> {
+        match self.cells[cell] {
+            1 => Some(Player::X),
+            2 => Some(Player::O),
+            _ => None,
+        }
+    }
+
+    /// The centre square (the first move's candidate).
+    pub fn centre(&self) -> usize {
+        let half = self.size() / 2;
+        half * STRIDE + half
+    }
+
+    /// The player whose last stone made a winning line, if any.
+    pub fn winner(&self) -> Option<Player> {
+        self.winner
+    }
+
+    /// True when every square holds a stone.
+    pub fn full(&self) -> bool {
+        self.stones() == self.cells()
+    }
+
+    /// True when the game is over (won, or the board full).
+    pub fn over(&self) -> bool {
+        self.winner.is_some() || self.full()
+    }
+
+    /// The 64-bit key of the stones (the side to move and the rule are the
+    /// same throughout a search).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// The key after `player` puts a stone on `cell`.
+    #[inline(always)]
+    pub fn key_with(&self, cell: usize, player: Player) -> u64 {
+        self.key ^ ZOBRIST[colour(player)][cell]
+    }
+
+    /// `cell`'s row (0 at the bottom) and column.
+    #[inline(always)]
+    fn coordinates(&self, cell: usize) -> (i32, i32) {
+        ((cell / STRIDE) as i32, (cell % STRIDE) as i32)
+    }
+
+    /// The square at `row` and `column`, if on the board.
+    #[inline(always)]
+    fn at(&self, row: i32, column: i32) -> Option<usize> {
+        let size = self.size() as i32;
+        (row >= 0 && row < size && column >= 0 && column < size).then(|| row as usize * STRIDE + column as usize)
+    }
+
+    fn set_near(&mut self, cell: usize) {
+        let (row, column) = self.coordinates(cell);
+        for r in row - 2..=row + 2 {
+            for c in column - 2..=column + 2 {
+                if let Some(at) = self.at(r, c) {
+                    self.near[at / 64] |= 1 << (at % 64);
+                }
+            }
+        }
+    }
+
+    /// The empty squares within two steps of a stone (the centre on an
+    /// empty board), ascending.
+    pub fn near_empty(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..WORDS).flat_map(move |w| {
+            let mut bits = self.near[w];
+            std::iter::from_fn(move || {
+                while bits != 0 {
+                    let cell = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.cells[cell] == 0 {
+                        return Some(cell);
+                    }
+                }
+                None
+            })
+        })
+    }
+
+    /// The stones of `player` in a row from `cell` (excluded) along
+    /// `(dr, dc)`.
+    #[inline(always)]
+    fn run(&self, cell: usize, (dr, dc): (i32, i32), mark: u8) -> usize {
+        let (mut row, mut column) = self.coordinates(cell);
+        let mut count = 0;
+        loop {
+            row += dr;
+            column += dc;
+            match self.at(row, column) {
+                Some(at) if self.cells[at] == mark => count += 1,
+                _ => return count,
+            }
+        }
+    }
+
+    /// True when a stone of `player` on the empty `cell` makes a winning
+    /// line.
+    #[inline]
+    pub fn wins_at(&self, cell: usize, player: Player) -> bool {
+        let mark = colour(player) as u8 + 1;
+        DIRECTIONS.iter().any(|&(dr, dc)| {
+            let length = 1 + self.run(cell, (dr, dc), mark) + self.run(cell, (-dr, -dc), mark);
+            self.rule.wins(length)
+        })
+    }
+
+    /// The winning line through the stone on `cell`, if it lies on one:
+    /// every stone of the run, ascending.
+    pub fn line_through(&self, cell: usize) -> Option<Vec<usize>> {
+        self.lines_through(cell).next()
+    }
+
+    /// Every winning line through the stone on `cell` (one a direction at
+    /// most), each the whole run, ascending.
+    pub fn lines_through(&self, cell: usize) -> impl Iterator<Item = Vec<usize>> + '_ {
+        let mark = self.cells[cell];
+        DIRECTIONS.iter().filter(move |_| mark != 0).filter_map(move |&(dr, dc)| {
+            let back = self.run(cell, (-dr, -dc), mark);
+            let forth = self.run(cell, (dr, dc), mark);
+            self.rule.wins(1 + back + forth).then(|| {
+                let (row, column) = self.coordinates(cell);
+                let mut line: Vec<usize> =
+                    (-(back as i32)..=forth as i32).filter_map(|k| self.at(row + k * dr, column + k * dc)).collect();
+                line.sort_unstable();
+                line
+            })
+        })
+    }
+
+    /// The squares where `player` makes a winning line at once, ascending.
+    pub fn winning_squares(&self, player: Player) -> Vec<usize> {
+        let c = colour(player);
+        if self.fours[c] == 0 {
+            return Vec::new();
+        }
+        self.near_empty().filter(|&cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player)).collect()
+    }
+
+    /// True when `player` may make a four or five at once: some window
+    /// holds three or four of its stones and none of the opponent's.
+    pub fn may_threaten(&self, player: Player) -> bool {
+        let c = colour(player);
+        self.fours[c] > 0 || self.threes[c] > 0
+    }
+
+    /// How many windows hold three or four of `player`'s stones and none
+    /// of the opponent's: a win by fours needs two threats at its end.
+    pub fn threat_windows(&self, player: Player) -> u32 {
+        let c = colour(player);
+        u32::from(self.fours[c]) + u32::from(self.threes[c])
+    }
+
+    /// True when `player` may make five at once (some window holds four
+    /// of its stones and none of the opponent's).
+    pub fn has_four(&self, player: Player) -> bool {
+        self.fours[colour(player)] > 0
+    }
+
+    /// True when `player` can make a winning line at once.
+    pub fn can_win(&self, player: Player) -> bool {
+        let c = colour(player);
+        self.fours[c] > 0 && self.near_empty().any(|cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player))
+    }
+
+    /// The change in `player`'s window points minus the opponent's when
+    /// `player` puts a stone on the empty `cell`: the threats it makes and
+    /// stops, as [`Board::play`] would count them.
+    #[inline]
+    pub fn gain(&self, cell: usize, player: Player) -> i32 {
+        let me = colour(player) as u8 + 1;
+        let mut gain = 0;
+        self.windows(
+            cell,
+            |mine, theirs| {
+                if theirs == 0 {
+                    gain += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
+                }
+                if mine == 0 {
+                    gain += WINDOW_POINTS[theirs];
+                }
+            },
+            me,
+        );
+        gain
+    }
+
+    /// True when a stone of `player` on the empty `cell` may make a four:
+    /// some window of five through it holds three of `player`'s stones
+    /// and none of the opponent's.
+    #[inline(always)]
+    pub fn may_make_four(&self, cell: usize, player: Player) -> bool {
+        self.in_threes[colour(player)][cell] > 0
+    }
+
+    /// Calls `f(mine, theirs)` with the stones of colour `me` and of the
+    /// other colour in each window of five on the board that holds `cell`.
+    #[inline(always)]
+    fn windows(&self, cell: usize, mut f: impl FnMut(usize, usize), me: u8) {
+        windows(&self.cells, self.size(), cell, me, |mine, theirs, _| f(mine, theirs));
+    }
+
+    /// The board after the side to move puts a stone on the empty `cell`,
+    /// with the other side to move.
+    pub fn play(&self, cell: usize) -> Board {
+        let mut next = self.clone();
+        next.put(cell);
+        next
+    }
+
+    /// Puts the side to move's stone on the empty `cell` and hands over
+    /// the move.
+    pub fn put(&mut self, cell: usize) {
+        debug_assert!(self.cells[cell] == 0 && self.winner.is_none());
+        let player = self.to_move;
+        let (me, other) = (colour(player), 1 - colour(player));
+        let mark = me as u8 + 1;
+        let (mut points, mut fours, mut threes) = (self.points, self.fours, self.threes);
+        let (in_threes, in_fours) = (&mut self.in_threes, &mut self.in_fours);
+        let mark_all = |counts: &mut [u8; MAX_CELLS], squares: &[usize], up: bool| {
+            for &at in squares {
+                counts[at] = if up { counts[at] + 1 } else { counts[at] - 1 };
+            }
+        };
+        windows(&self.cells, usize::from(self.size), cell, mark, |mine, theirs, squares| {
+            if theirs == 0 {
+                points[me] += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
+                fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
+                threes[me] = threes[me] + u16::from(mine + 1 == 3) - u16::from(mine == 3);
+                match mine {
+                    2 => mark_all(&mut in_threes[me], squares, true),
+                    3 => {
+                        mark_all(&mut in_threes[me], squares, false);
+                        mark_all(&mut in_fours[me], squares, true);
+                    }
+                    4 => mark_all(&mut in_fours[me], squares, false),
+                    _ => {}
+                }
+            }
+            if mine == 0 {
+                points[other] -= WINDOW_POINTS[theirs];
+                fours[other] -= u16::from(theirs == 4);
+                threes[other] -= u16::from(theirs == 3);
+                match theirs {
+                    3 => mark_all(&mut in_threes[other], squares, false),
+                    4 => mark_all(&mut in_fours[other], squares, false),
+                    _ => {}
+                }
+            }
+        });
+        self.points = points;
+        self.fours = fours;
+        self.threes = threes;
+        self.cells[cell] = mark;
+        self.key ^= ZOBRIST[me][cell];
+        self.stones += 1;
+        self.last = Some(cell as u16);
+        self.set_near(cell);
+        let won = DIRECTIONS
+            .iter()
+            .any(|&(dr, dc)| self.rule.wins(1 + self.run(cell, (dr, dc), mark) + self.run(cell, (-dr, -dc), mark)));
+        if won {
+            self.winner = Some(player);
+        }
+        self.to_move = player.other();
+    }
+
+    /// Puts a stone of `player` on the empty `cell` without handing over
+    /// the move or judging the game (for a board read square by square).
+    pub fn place(&mut self, cell: usize, player: Player) {
+        let to_move = self.to_move;
+        self.to_move = player;
+        self.put(cell);
+        self.to_move = to_move;
+        self.winner = None;
+    }
+
+    /// Marks `player` as the winner (for a board read square by square,
+    /// once its lines are checked).
+    pub fn set_winner(&mut self, player: Option<Player>) {
+        self.winner = player;
+    }
+
+    /// The evaluation for the side to move, in points: its window points
+    /// less the opponent's ([`WINDOW_POINTS`]), with a bonus for having
+    /// the move; ±20,000 where the depth limit cut a decided position (the
+    /// side to move makes five at once, or the opponent has two ways to).
+    pub fn evaluate(&self) -> i32 {
+        let me = colour(self.to_move);
+        if self.can_win(self.to_move) {
+            return DECIDED;
+        }
+        if self.fours[1 - me] >= 2 && self.winning_squares(self.to_move.other()).len() >= 2 {
+            return -DECIDED;
+        }
+        (self.points[me] - self.points[1 - me] + TEMPO).clamp(-DECIDED + 1, DECIDED - 1)
+    }
+
+    /// The board as rows of `X`, `O` and `.`, the top row (row `size`)
+    /// first.
+    pub fn rows(&self) -> Vec<String> {
+        (0..self.size())
+            .rev()
+            .map(|row| {
+                (0..self.size())
+                    .map(|column| match self.cell(row * STRIDE + column) {
+                        Some(Player::X) => 'X',
+                        Some(Player::O) => 'O',
+                        None => '.',
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The window points, fours and threes of each colour, counted over
+    /// the whole board (what [`Board::put`] keeps up to date), for tests.
+    pub fn recount(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
+        let mut points = [0; 2];
+        let mut fours = [0; 2];
+        let mut threes = [0; 2];
+        let size = self.size() as i32;
+        for row in 0..size {
+            for column in 0..size {
+                for (dr, dc) in DIRECTIONS {
+                    let cells: Option<Vec<u8>> =
+                        (0..5).map(|k| self.at(row + k * dr, column + k * dc).map(|at| self.cells[at])).collect();
+                    let Some(cells) = cells else { continue };
+                    let x = cells.iter().filter(|&&m| m == 1).count();
+                    let o = cells.iter().filter(|&&m| m == 2).count();
+                    if o == 0 {
+                        points[0] += WINDOW_POINTS[x];
+                        fours[0] += u16::from(x == 4);
+                        threes[0] += u16::from(x == 3);
+                    }
+                    if x == 0 {
+                        points[1] += WINDOW_POINTS[o];
+                        fours[1] += u16::from(o == 4);
+                        threes[1] += u16::from(o == 3);
+                    }
+                }
+            }
+        }
+        (points, fours, threes)
+    }
+
+    /// What [`Board::recount`] counts, as kept up to date.
+    pub fn counts(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
+        (self.points, self.fours, self.threes)
+    }
+}
+
+/// Calls `f(mine, theirs, squares)` for each window of five squares on a
+/// board of side `size` that holds `cell`: the stones of colour `me` in
+/// it, the other colour's, and its squares.
+#[inline(always)]
+fn windows(cells: &[u8; MAX_CELLS], size: usize, cell: usize, me: u8, mut f: impl FnMut(usize, usize, &[usize])) {
+    let size = size as i32;
+    let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
+    for (dr, dc) in DIRECTIONS {
+        // The nine squares of the line around the cell, 4 on each side.
+        let mut line = [3u8; 9];
+        let mut squares = [0usize; 9];
+        for k in 0..9 {
+            let (r, c) = (row + (k as i32 - 4) * dr, column + (k as i32 - 4) * dc);
+            if r >= 0 && r < size && c >= 0 && c < size {
+                squares[k] = r as usize * STRIDE + c as usize;
+                line[k] = cells[squares[k]];
+            }
+        }
+        for start in 0..5 {
+            let window = &line[start..start + 5];
+            if window.contains(&3) {
+                continue;
+            }
+            let mine = window.iter().filter(|&&m| m == me).count();
+            let theirs = window.iter().filter(|&&m| m != me && m != 0).count();
+            f(mine, theirs, &squares[start..start + 5]);
+        }
+    }
+}
+
+/// The name of the square numbered `cell` ([`STRIDE`]): its column's
+/// letter (`a` on the left) and its row's number (1 at the bottom), as
+/// `h8`.
+pub fn square_name(cell: usize) -> String {
+    let (row, column) = (cell / STRIDE, cell % STRIDE);
+    format!("{}{}", char::from(b'a' + column as u8), row + 1)
+}
