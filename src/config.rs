@@ -153,7 +153,7 @@ pub struct Config {
     pub max_search_ms: u64,
 
     /// Most time one game review (`POST /review`) may take; a review's
-    /// `time_ms` (default 20000) is capped at this.
+    /// `time_ms` (default 25000) is capped at this.
     #[arg(long, env = "MAX_REVIEW_MS", default_value_t = DEFAULT_MAX_REVIEW_MS)]
     pub max_review_ms: u64,
 
