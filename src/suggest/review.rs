@@ -13,8 +13,9 @@
 //!
 //! Plies are searched from the end of the game backwards: the end is
 //! decided soonest and costs least. While every ply so far was solved
-//! exactly, the next one may take a few times the longest solve so far
-//! (within what the other plies can spare), since it may be solved too,
+//! exactly, the next one may take sixteen times the longest solve so far,
+//! or an eighth of the budget if more (within what the other plies can
+//! spare), since it may be solved too,
 //! and it runs alone, with the whole machine; from the first ply that is
 //! not solved, the plies left share what is left evenly, in as many search
 //! slots as are idle. With more than one worker (the idle
@@ -42,7 +43,12 @@ pub const REVIEW_FIELDS: [&str; 5] = ["game", "moves", "time_ms", "size", "rule"
 /// every ply so far was solved: a solve costs a few times more with each
 /// ply further from the end, and the ply before the next may still be
 /// under way beside it.
-const GROWTH: u32 = 6;
+const GROWTH: u32 = 16;
+
+/// While every ply so far was solved, the next may take at least this
+/// part of the whole budget (`1 / TAIL_SHARE`): the time to solve grows
+/// unevenly from ply to ply.
+const TAIL_SHARE: u32 = 8;
 
 /// The time budget of a review that does not set `time_ms`.
 pub const DEFAULT_REVIEW_MS: u64 = 25_000;
@@ -510,7 +516,7 @@ pub fn review(
                     // other workers.
                     let spare = left.saturating_sub(floor * (plies_left - 1)).min(left / (workers + 1));
                     let grown = Duration::from_micros(last_solved.load(Ordering::Relaxed)) * GROWTH;
-                    grown.min(spare).max(even)
+                    grown.max(budget / TAIL_SHARE).min(spare).max(even)
                 };
                 (index, share.min(left))
             };
