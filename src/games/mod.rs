@@ -198,6 +198,13 @@ impl Catalog for Registry {
                 format!("a review needs the {} game's \"moves\", from its first", entry.title),
             ));
         }
+        if fields.get("to_move").is_some() && fields.get("board").is_none() {
+            return Err(InputError::invalid(
+                "invalid_request",
+                "to_move".to_string(),
+                "to_move goes with a board the game starts from: a game from the start begins with X",
+            ));
+        }
         // A board's size and rule are Gomoku's alone.
         if entry.name != "gomoku" {
             if let Some(field) = ["size", "rule"].into_iter().find(|f| fields.get(f).is_some()) {

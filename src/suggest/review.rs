@@ -37,7 +37,7 @@ use super::served::{Catalog, ServedPosition};
 use crate::search::{Cancelled, Table, TieBreak};
 
 /// The fields a review request may have.
-pub const REVIEW_FIELDS: [&str; 5] = ["game", "moves", "time_ms", "size", "rule"];
+pub const REVIEW_FIELDS: [&str; 7] = ["game", "moves", "board", "to_move", "time_ms", "size", "rule"];
 
 /// How many times the longest solve so far the next ply may take, while
 /// every ply so far was solved: a solve costs a few times more with each

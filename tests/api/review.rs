@@ -218,7 +218,7 @@ async fn bad_games_are_refused_naming_the_move() {
     assert_eq!(unknown["field"], "game", "{unknown}");
     let field = refusal(json!({"game": "connect4", "moves": "4", "level": 3})).await;
     assert_eq!(field["code"], "unknown_field", "{field}");
-    assert!(field["message"].as_str().unwrap().contains("game, moves, time_ms"), "{field}");
+    assert!(field["message"].as_str().unwrap().contains("game, moves, board, to_move, time_ms, size, rule"), "{field}");
     let zero = refusal(json!({"game": "connect4", "moves": "4", "time_ms": 0})).await;
     assert_eq!(zero["field"], "time_ms", "{zero}");
 
@@ -337,4 +337,39 @@ async fn a_gomoku_game_is_reviewed_to_its_five() {
     assert_eq!(refused["field"], "size", "{refused}");
     let off = refusal(json!({"game": "gomoku", "moves": "h8 p16"})).await;
     assert!(off["message"].as_str().unwrap().contains("move 2"), "{off}");
+}
+
+#[tokio::test]
+async fn a_game_may_start_from_a_board() {
+    // Connect Four from three stones in the centre column: X plays on.
+    let board = json!([".......", ".......", ".......", "...X...", "...O...", "...X..."]);
+    let review = review(json!({"game": "connect4", "board": board, "moves": "44"})).await;
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 2);
+    assert_eq!((plies[0]["ply"].as_u64(), plies[0]["to_move"].as_str()), (Some(1), Some("O")));
+    assert!(plies.iter().all(|p| p["exact"] == true), "{review}");
+    let full = refusal(json!({"game": "connect4", "board": board, "moves": "4444"})).await;
+    assert_eq!(full["field"], "moves[3]", "{full}");
+
+    // Tic-tac-toe from X in the centre: O's edge is the mistake.
+    let review = self::review(json!({"game": "tictactoe", "board": "....X....", "moves": [1]})).await;
+    assert_eq!(review["plies"][0]["judgement"], "mistake", "{review}");
+    assert_eq!(review["plies"][0]["to_move"], "O");
+
+    // Othello from a board of a few empty squares, with its side to move.
+    let moves =
+        "f5f4f3f6d3f2g6c3b3b2g4g3b1d2c4c5f1g2g1g5c6a1h6a2b5c7f7d6c2h5b8e7d1a4a3g7h4e3e6h1d8e1e8b4f8h2c1h8a6b6h3g8";
+    let body = json!({"game": "othello", "moves": moves, "max_depth": 1, "compare": false});
+    let start = crate::helpers::post_best_move(&body).await.json();
+    let (board, side) = (start["board_after"].clone(), start["to_move_after"].clone());
+    let next = start["legal_moves_after"][0].clone();
+    let review = self::review(json!({"game": "othello", "board": board, "to_move": side, "moves": [next]})).await;
+    assert_eq!(review["plies"].as_array().unwrap().len(), 1, "{review}");
+    assert_eq!(review["plies"][0]["to_move"], side);
+    assert_eq!(review["plies"][0]["exact"], true, "{review}");
+    let alone = refusal(json!({"game": "othello", "to_move": "O", "moves": "f5"})).await;
+    assert_eq!(alone["field"], "to_move", "{alone}");
+    let gomoku =
+        refusal(json!({"game": "gomoku", "board": [".....", ".....", ".....", ".....", "....."], "moves": "c3"})).await;
+    assert_eq!(gomoku["field"], "board", "{gomoku}");
 }

@@ -189,16 +189,41 @@ const REVIEW_SCALE: Scale = Scale { points_per_unit: None, chance_slope: 0.01, d
 pub fn read_game(fields: &Fields<'_>, book: Option<Arc<Book>>) -> Result<PlayedGame, InputError> {
     let raw = fields.get("moves").ok_or_else(|| InputError::invalid("invalid_request", None, MOVES_SHAPE))?;
     let value = read_position(raw, "moves", "invalid_moves", MOVES_SHAPE)?;
-    // Checks every move, naming the first bad one.
-    Position::from_json_moves(&value).map_err(|e| error(e, "invalid_moves"))?;
-    let written: Vec<(Value, u8)> = match &value {
-        Value::String(digits) => digits.bytes().map(|d| (Value::String(char::from(d).to_string()), d - b'1')).collect(),
-        Value::Array(items) => items.iter().filter_map(|c| Some((c.clone(), c.as_u64()? as u8))).collect(),
+    // Checks every move's notation, naming the first bad one; from the
+    // empty board, that it can be played too.
+    let from_start = Position::from_json_moves(&value).map_err(|e| error(e, "invalid_moves"));
+    // A game may start from a board.
+    let mut position = match fields.get("board") {
+        Some(board) => {
+            let board = read_position(board, "board", "invalid_board", BOARD_SHAPE)?;
+            Position::from_json_board(&board).map_err(|e| error(e, "invalid_board"))?
+        }
+        None => {
+            from_start?;
+            Position::EMPTY
+        }
+    };
+    let written: Vec<(Value, Option<u8>)> = match &value {
+        Value::String(digits) => digits
+            .chars()
+            .map(|d| {
+                (Value::String(d.to_string()), d.to_digit(10).filter(|d| (1..=7).contains(d)).map(|d| d as u8 - 1))
+            })
+            .collect(),
+        Value::Array(items) => {
+            items.iter().map(|c| (c.clone(), c.as_u64().filter(|&c| c < 7).map(|c| c as u8))).collect()
+        }
         _ => return Err(InputError::invalid("invalid_moves", "moves".to_string(), MOVES_SHAPE)),
     };
-    let mut position = Position::EMPTY;
     let mut plies = Vec::with_capacity(written.len());
     for (index, (notation, column)) in written.into_iter().enumerate() {
+        let bad = |why: String| InputError::invalid("invalid_moves", format!("moves[{index}]"), why);
+        let Some(column) = column else {
+            return Err(bad(format!("{notation} is not a column: {MOVES_SHAPE}")));
+        };
+        if position.status() != Status::InProgress {
+            return Err(bad(format!("the game is over before moves[{index}]")));
+        }
         let before = Question { position, moves: None, book: book.clone() };
         plies.push(Played {
             notation,
@@ -208,9 +233,7 @@ pub fn read_game(fields: &Fields<'_>, book: Option<Arc<Book>>) -> Result<PlayedG
             before: Box::new(before),
             after: None,
         });
-        position = position.play(column).ok_or_else(|| {
-            InputError::invalid("invalid_moves", format!("moves[{index}]"), "this move cannot be played here")
-        })?;
+        position = position.play(column).ok_or_else(|| bad(format!("column {column} (0 to 6) is full")))?;
     }
     Ok(PlayedGame { game: "connect4", plies, scale: REVIEW_SCALE })
 }

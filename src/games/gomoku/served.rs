@@ -191,6 +191,13 @@ const REVIEW_SCALE: Scale = Scale { points_per_unit: None, chance_slope: 0.001, 
 /// Reads a game to review from `moves` (with `size` and `rule`): each move
 /// with the position it was played in.
 pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
+    if let Some(field) = ["board", "to_move"].into_iter().find(|f| fields.get(f).is_some()) {
+        return Err(InputError::invalid(
+            "invalid_request",
+            field.to_string(),
+            "a gomoku review starts from the empty board: send its moves from the first",
+        ));
+    }
     let (size, rule) = settings(fields)?;
     let raw = fields.get("moves").ok_or_else(|| InputError::invalid("invalid_request", None, MOVES_SHAPE))?;
     let (last, value) = read_moves(raw, size, rule)?;

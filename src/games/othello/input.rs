@@ -201,11 +201,15 @@ impl Position {
         replay(notation_squares(moves)?.into_iter().map(Ok), &mut |_, _, _| {})
     }
 
-    /// Every move of a game given as in [`Position::from_json_moves`], with
+    /// Every move of a game given as in [`Position::from_json_moves`] (but
+    /// played from `start`), with
     /// its index in the list and the position it was played in. A pass
     /// written in an array is left out, and so is a pass a side had to
     /// make without one written: the move after it is the other side's.
-    pub fn game_from_json_moves(value: &serde_json::Value) -> Result<Vec<(usize, u8, Position)>, OthelloError> {
+    pub fn game_from_json_moves(
+        start: Position,
+        value: &serde_json::Value,
+    ) -> Result<Vec<(usize, u8, Position)>, OthelloError> {
         use serde_json::Value;
         let mut moves = Vec::new();
         let mut visit = |i: usize, mv: u8, before: &Position| {
@@ -214,8 +218,10 @@ impl Position {
             }
         };
         match value {
-            Value::String(text) => replay(notation_squares(text)?.into_iter().map(Ok), &mut visit)?,
-            Value::Array(items) => replay(items.iter().enumerate().map(|(i, item)| array_move(i, item)), &mut visit)?,
+            Value::String(text) => replay_from(start, notation_squares(text)?.into_iter().map(Ok), &mut visit)?,
+            Value::Array(items) => {
+                replay_from(start, items.iter().enumerate().map(|(i, item)| array_move(i, item)), &mut visit)?
+            }
             other => {
                 return Err(error(
                     ErrorKind::MalformedMove,
@@ -623,7 +629,16 @@ fn replay(
     moves: impl Iterator<Item = Result<u8, OthelloError>>,
     visit: &mut dyn FnMut(usize, u8, &Position),
 ) -> Result<Position, OthelloError> {
-    let mut position = Position::START;
+    replay_from(Position::START, moves, visit)
+}
+
+/// [`replay`] from `start`.
+fn replay_from(
+    start: Position,
+    moves: impl Iterator<Item = Result<u8, OthelloError>>,
+    visit: &mut dyn FnMut(usize, u8, &Position),
+) -> Result<Position, OthelloError> {
+    let mut position = start;
     // Plies played, passes included.
     let mut ply = 0;
     for (i, mv) in moves.enumerate() {

@@ -251,7 +251,16 @@ const REVIEW_SCALE: Scale =
 pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
     let raw = fields.get("moves").ok_or_else(|| InputError::invalid("invalid_request", None, MOVES_SHAPE))?;
     let value = read_position(raw, "moves", "invalid_moves", MOVES_SHAPE)?;
-    let plies = Position::game_from_json_moves(&value)
+    // A game may start from a board (with the side to move).
+    let start = match fields.get("board") {
+        Some(board) => {
+            let to_move = side_to_move(fields.get("to_move"))?;
+            let board = read_position(board, "board", "invalid_board", BOARD_SHAPE)?;
+            Position::from_json_board(&board, to_move).map_err(error)?
+        }
+        None => Position::START,
+    };
+    let plies = Position::game_from_json_moves(start, &value)
         .map_err(error)?
         .into_iter()
         .map(|(index, mv, position)| Played {

@@ -137,14 +137,23 @@ pub fn read_game(fields: &Fields<'_>) -> Result<PlayedGame, InputError> {
             format!("a game has at most 9 moves; this one has {}", written.len()),
         ));
     }
-    let mut position = Position::EMPTY;
+    // A game may start from a board (with the side to move, if the
+    // stones do not say).
+    let mut position = match fields.get("board") {
+        Some(board) => {
+            let to_move = side_to_move(fields.get("to_move"))?;
+            let board = read_position(board, "board", "invalid_board", BOARD_SHAPE)?;
+            Position::new(cells_from_json(&board).map_err(board_error)?, to_move).map_err(board_error)?
+        }
+        None => Position::EMPTY,
+    };
     let mut plies = Vec::with_capacity(written.len());
     for (index, (notation, cell)) in written.into_iter().enumerate() {
         let Some(cell) = cell.filter(|&c| c < 9) else {
             return Err(invalid(index, format!("{} is not a cell: a move is a cell number from 0 to 8", notation)));
         };
         if position.status() != Status::InProgress {
-            return Err(invalid(index, format!("the game is over after moves[{}]", index - 1)));
+            return Err(invalid(index, "the game is over before this move".to_string()));
         }
         let Some(after) = position.play(cell) else {
             return Err(invalid(
