@@ -49,9 +49,9 @@ PORT=$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0
 BASE=http://127.0.0.1:$PORT
 t "starting target/release/bestmove on $BASE (log: $LOG)"
 # The contract is about shapes, not strength: a short engine budget and a
-# small node budget for the Connect Four comparison keep each of the
-# thousands of generated requests quick.
-HOST=127.0.0.1 PORT=$PORT LOG_FORMAT=json MAX_SEARCH_MS=${MAX_SEARCH_MS:-50} \
+# small node budget for the Connect Four comparison (and a short review
+# budget) keep each of the thousands of generated requests quick.
+HOST=127.0.0.1 PORT=$PORT LOG_FORMAT=json MAX_SEARCH_MS=${MAX_SEARCH_MS:-50} MAX_REVIEW_MS=${MAX_REVIEW_MS:-300} \
   COMPARE_MAX_NODES=${COMPARE_MAX_NODES:-20000} target/release/bestmove >"$LOG" 2>&1 &
 SERVER_PID=$!
 
@@ -89,8 +89,9 @@ PORT=$PORT target/release/bestmove healthcheck \
 # A well-formed /best-move request may still be refused with 422: the schema
 # cannot say which boards arise in a real game (impossible_position) nor
 # which inner tree nodes carry the value that a max_depth cut needs
-# (missing_value). So for that operation alone, 422 counts as an accepted
-# answer to schema-valid data; every other check keeps its defaults.
+# (missing_value); nor can it say which move lists a game allows (a
+# /review). So for those two operations, 422 counts as an accepted answer
+# to schema-valid data; every other check keeps its defaults.
 # The failures schemathesis remembers (and replays first next time) are kept
 # under target/, out of the work tree.
 cat >"$CONFIG" <<EOF
@@ -99,6 +100,11 @@ directory = "$ROOT/target/contract-schemathesis-cache"
 
 [[operations]]
 include-path = "/best-move"
+include-method = "POST"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
+
+[[operations]]
+include-path = "/review"
 include-method = "POST"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "422"]
 EOF
