@@ -397,7 +397,7 @@ def othello(args: argparse.Namespace) -> list[str]:
         f"## Othello: {args.games_othello} games against Zebra\n\n"
         f"Seeded games (seed {args.seed}): the service's /best-move at max_depth {args.othello_depth}, or with "
         f"probability {args.random_othello:.0%} a random legal move, to the end; each reviewed by POST /review "
-        "at the default budget (20 s). Every exact ply checked against Zebra's exact solve: the position "
+        "at the default budget (25 s). Every exact ply checked against Zebra's exact solve: the position "
         "(best score), the move played (played score), every move where at most "
         f"{args.full_empties} squares are empty (best_moves as a set), else each of the service's best moves; "
         "and the judgement by the proven rule (outcome kept: best / good within 4 discs / inaccuracy; "
