@@ -168,6 +168,22 @@ impl Registry {
     }
 }
 
+/// Refuses a board's `size` and `rule` for a game that has one board and
+/// one rule: they are Gomoku's alone.
+fn board_settings(entry: &Entry, fields: &Fields<'_>) -> Result<(), InputError> {
+    if entry.name == "gomoku" {
+        return Ok(());
+    }
+    match ["size", "rule"].into_iter().find(|f| fields.get(f).is_some()) {
+        Some(field) => Err(InputError::invalid(
+            "invalid_request",
+            field.to_string(),
+            format!("{field} applies to gomoku only: {} has one board and one rule", entry.title),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Items in a sentence: `a`, `a or b`, `a, b or c` (with `and` likewise).
 fn list(items: impl Iterator<Item = String>, and: &str) -> String {
     let items: Vec<String> = items.collect();
@@ -186,6 +202,7 @@ impl Catalog for Registry {
         options: &Options,
     ) -> Result<Box<dyn ServedPosition>, InputError> {
         let entry = self.entry(game)?;
+        board_settings(entry, fields)?;
         (entry.read)(self, fields, options)
     }
 
@@ -205,16 +222,7 @@ impl Catalog for Registry {
                 "to_move goes with a board the game starts from: a game from the start begins with X",
             ));
         }
-        // A board's size and rule are Gomoku's alone.
-        if entry.name != "gomoku" {
-            if let Some(field) = ["size", "rule"].into_iter().find(|f| fields.get(f).is_some()) {
-                return Err(InputError::invalid(
-                    "invalid_request",
-                    field.to_string(),
-                    format!("{field} applies to gomoku only: {} has one board and one rule", entry.title),
-                ));
-            }
-        }
+        board_settings(entry, fields)?;
         (entry.review)(self, fields)
     }
 

@@ -213,3 +213,17 @@ async fn a_stream_reports_progress_and_ends_with_the_answer() {
     assert!(answer["best_move"].is_string());
     assert!(events.iter().any(|(name, _)| name == "progress"), "{events:?}");
 }
+
+#[tokio::test]
+async fn size_and_rule_are_refused_for_the_other_games() {
+    for body in [
+        serde_json::json!({"board": "XO..X....", "rule": "standard"}),
+        serde_json::json!({"game": "connect4", "moves": "4", "size": 9}),
+        serde_json::json!({"game": "othello", "moves": "f5", "rule": "AAA"}),
+    ] {
+        let response = crate::helpers::post_best_move(&body).await;
+        assert_eq!(response.status, axum::http::StatusCode::UNPROCESSABLE_ENTITY, "{body}: {}", response.text());
+        let field = response.json()["error"]["field"].clone();
+        assert!(field == "rule" || field == "size", "{body}: {field}");
+    }
+}
