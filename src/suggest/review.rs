@@ -478,7 +478,7 @@ pub fn review(
     let undecided = AtomicBool::new(false);
     let floor = budget / (3 * count as u32);
     // The longest time a ply took to be solved, in microseconds.
-    let last_solved = AtomicU64::new(0);
+    let longest_solve = AtomicU64::new(0);
     let most = AtomicUsize::new(1);
     // What the workers take from the context, which holds no table of theirs.
     let (tables, compare_max_nodes) = (context.tables, context.compare_max_nodes);
@@ -515,7 +515,7 @@ pub fn review(
                     // part of the budget) and a share of it beside the
                     // other workers.
                     let spare = left.saturating_sub(floor * (plies_left - 1)).min(left / (workers + 1));
-                    let grown = Duration::from_micros(last_solved.load(Ordering::Relaxed)) * GROWTH;
+                    let grown = Duration::from_micros(longest_solve.load(Ordering::Relaxed)) * GROWTH;
                     grown.max(budget / TAIL_SHARE).min(spare).max(even)
                 };
                 (index, share.min(left))
@@ -536,9 +536,8 @@ pub fn review(
             let options = ply_options(share.as_millis() as u64);
             let answer = played.before.answer(&options, &ply_context, cancel, &mut |_| {})?;
             let answer = serde_json::to_value(&answer).unwrap_or(Value::Null);
-            let listed = answer["moves"].as_array().is_some_and(|moves| {
-                moves.iter().any(|m| serde_json::to_value(&played.name).ok().as_ref() == Some(&m["move"]))
-            });
+            let name = serde_json::to_value(&played.name).unwrap_or(Value::Null);
+            let listed = answer["moves"].as_array().is_some_and(|moves| moves.iter().any(|m| m["move"] == name));
             let after = match (&played.after, listed) {
                 (Some(after), false) => {
                     let answered = after.answer(&options, &ply_context, cancel, &mut |_| {})?;
@@ -550,7 +549,7 @@ pub fn review(
             let judged = judge(played, &answer, after.as_ref(), &game.scale);
             nodes.fetch_add(judged.nodes, Ordering::Relaxed);
             if judged.exact {
-                last_solved.fetch_max(judged.elapsed_us, Ordering::Relaxed);
+                longest_solve.fetch_max(judged.elapsed_us, Ordering::Relaxed);
             } else {
                 undecided.store(true, Ordering::Relaxed);
             }
