@@ -266,6 +266,55 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
     }
 }
 
+/// Near the end, asked for every move's score under a budget, the engine
+/// proves the best move first, as a solver does: what it answers is exact
+/// where it says so, a move left with a bound scores no more than it, and
+/// some budgets prove the best move before the others.
+#[test]
+fn under_a_budget_near_the_end_the_best_move_is_proven_first_and_the_others_bounded() {
+    let mut rng = fastrand::Rng::with_seed(53);
+    let mut table = Table::with_bytes(16 << 20);
+    let oracle = Endgame::default();
+    let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+    let (mut checked, mut bounded, mut positions) = (0, 0, 0);
+    while positions < 8 {
+        let empties = 15 + rng.u32(..3);
+        let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
+        let solved = engine_with_oracle(&root, &oracle, Limits::default(), &mut table, options, &mut |_| {}).unwrap();
+        assert!(solved.exact && solved.root_moves.iter().all(|m| m.exact && !m.upper_bound), "{moves}");
+        positions += 1;
+        for budget in [1 << 17, 1 << 18, 1 << 19, 1 << 20, 1 << 21, 1 << 22] {
+            let limits = Limits { node_budget: Some(budget), ..Limits::default() };
+            let cut = engine_with_oracle(&root, &oracle, limits, &mut table, options, &mut |_| {}).unwrap();
+            if cut.exact {
+                assert_eq!(cut.score, solved.score, "{moves} in {budget}");
+            }
+            let truth = |mv| solved.root_moves.iter().find(|m| m.mv == mv).and_then(|m| m.score).unwrap();
+            for m in &cut.root_moves {
+                let score = m.score.expect("every move is scored");
+                if m.exact {
+                    assert_eq!(score, truth(m.mv), "{moves} in {budget}: {m:?}");
+                } else if m.upper_bound {
+                    assert!(cut.exact && m.depth.is_none(), "{moves} in {budget}: {m:?}");
+                    assert!(truth(m.mv) <= score && score <= cut.score, "{moves} in {budget}: {m:?}");
+                } else {
+                    assert!(m.depth.is_some(), "{moves} in {budget}: {m:?}");
+                }
+            }
+            // The best move is the one answered, exact when the answer is.
+            let best = cut.root_moves.iter().find(|m| Some(m.mv) == cut.best_move).unwrap();
+            assert_eq!((best.exact, best.score), (cut.exact, Some(cut.score)), "{moves} in {budget}");
+            if cut.exact {
+                assert_eq!(truth(best.mv), solved.score, "{moves} in {budget}");
+            }
+            bounded += usize::from(cut.root_moves.iter().any(|m| m.upper_bound));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 48);
+    assert!(bounded > 0, "no budget proved the best move before the others");
+}
+
 /// Under a budget, the midgame search is selective: a probe four plies
 /// shallower settles a position where its score clears the window by a
 /// margin, so the same budget reaches deeper than a full-width search. A

@@ -173,10 +173,10 @@ mod tests {
     #[test]
     fn the_engine_s_root_moves_are_chosen_from_directly_and_an_unscored_one_only_by_a_mistake() {
         let engine_moves = [
-            EngineMove { mv: 0u8, score: None, exact: false, depth: None },
-            EngineMove { mv: 1, score: Some(Score::new(1, 5)), exact: true, depth: None },
-            EngineMove { mv: 2, score: Some(Score::new(1, 3)), exact: true, depth: None },
-            EngineMove { mv: 3, score: Some(Score::new(0, 0)), exact: true, depth: None },
+            EngineMove { mv: 0u8, score: None, exact: false, depth: None, upper_bound: false },
+            EngineMove { mv: 1, score: Some(Score::new(1, 5)), exact: true, depth: None, upper_bound: false },
+            EngineMove { mv: 2, score: Some(Score::new(1, 3)), exact: true, depth: None, upper_bound: false },
+            EngineMove { mv: 3, score: Some(Score::new(0, 0)), exact: true, depth: None, upper_bound: false },
         ];
         let mut rng = fastrand::Rng::with_seed(5);
         assert_eq!(choose(&engine_moves, TieBreak::First, 0.0, &mut rng), Some(Choice { mv: 2, random_move: false }));
@@ -185,7 +185,8 @@ mod tests {
             let soft = choose_softly(&engine_moves, 400.0, false, TieBreak::First, &mut rng).unwrap();
             assert_ne!(soft.mv, 0, "an unscored move is not weighed");
         }
-        let none: [EngineMove<u8>; 1] = [EngineMove { mv: 0, score: None, exact: false, depth: None }];
+        let none: [EngineMove<u8>; 1] =
+            [EngineMove { mv: 0, score: None, exact: false, depth: None, upper_bound: false }];
         assert_eq!(choose(&none, TieBreak::First, 0.0, &mut rng), None);
     }
 

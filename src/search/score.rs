@@ -52,6 +52,12 @@ impl Score {
         Score((value << PLY_BITS) - value.signum() * ply as i128)
     }
 
+    /// The greatest score below this one (a win one ply later, a loss one
+    /// ply sooner, an evaluation one point lower).
+    pub fn just_below(self) -> Score {
+        Score(self.0 - 1)
+    }
+
     /// The game value, without the ply.
     pub fn value(self) -> i64 {
         ((self.0 + (1 << (PLY_BITS - 1))) >> PLY_BITS) as i64

@@ -448,6 +448,7 @@ pub fn engine<G: Solver>(
             score: Some(engine_result.score),
             exact: engine_result.exact,
             depth: (!engine_result.exact).then_some(engine_result.depth),
+            upper_bound: false,
         })
         .into_iter()
         .collect();
@@ -462,12 +463,17 @@ pub fn engine<G: Solver>(
         .map(|m| {
             let mut extra = Extra::default();
             extra.push(Place::AfterPliesToEnd, "exact", &m.exact);
-            extra.push(Place::AfterPliesToEnd, "evaluation", &m.score.and_then(|s| heuristic(s, m.exact)));
+            let evaluation = m.score.filter(|_| !m.upper_bound).and_then(|s| heuristic(s, m.exact));
+            extra.push(Place::AfterPliesToEnd, "evaluation", &evaluation);
             extra.push(Place::AfterPliesToEnd, "depth", &m.depth);
+            if m.upper_bound {
+                // The score is proven not to be passed, and nothing more.
+                extra.push(Place::AfterPliesToEnd, "bound", &"upper");
+            }
             MoveScore {
                 mv: name(m.mv.into()),
                 score: m.score.map(Score::value),
-                plies_to_end: m.score.and_then(|s| match s.ply() {
+                plies_to_end: m.score.filter(|_| !m.upper_bound).and_then(|s| match s.ply() {
                     Some(ply) => Some(u64::from(ply)),
                     None => rules.draw_plies.filter(|_| m.exact),
                 }),

@@ -63,7 +63,12 @@ pub fn engine_choice<M: Copy>(
         .root_moves
         .iter()
         .map(|m| {
-            m.score.map(|score| RootMove { mv: m.mv, score: weigh(score), plies: score.ply().unwrap_or(draw_plies) })
+            m.score.map(|score| {
+                // A move known only not to pass its bound ranks just below
+                // it: below the proven best move whose score it is.
+                let score = if m.upper_bound { score.just_below() } else { score };
+                RootMove { mv: m.mv, score: weigh(score), plies: score.ply().unwrap_or(draw_plies) }
+            })
         })
         .collect();
     match scored {

@@ -173,17 +173,20 @@ export function parseMoveList(text) {
 
 // --- scores, as the page words them ---
 //
-// A score is one of three kinds: 'exact', the final disc difference under best play; 'forced', the
+// A score is one of three kinds, or a bound: 'exact', the final disc difference under best play; 'forced', the
 // end of the game reached within the lookahead on every line that matters (a wipe-out, say) while
 // other lines were cut: the disc difference of the line found, with `plies_to_end` and no
-// evaluation; or an 'estimate', the engine's evaluation in hundredths of a disc.
+// evaluation; or an 'estimate', the engine's evaluation in hundredths of a disc. Near the end a
+// move may also hold a 'bound' (`"bound": "upper"`): the best move was proven first and this one
+// shown to score no more than it, without time left to find its own score.
 
 const discs = (n) => (n === 1 ? '1 disc' : n + ' discs');
 const minus = (n) => (n < 0 ? '\u2212' + -n : n > 0 ? '+' + n : '0');
 const plies = (n) => (n === 1 ? '1 ply' : n + ' plies');
 
-/** What a score is: 'exact', 'forced' or 'estimate' (see above). */
+/** What a score is: 'exact', 'forced', 'estimate' or 'bound' (see above). */
 export function scoreKind(m) {
+  if (m.bound === 'upper') return 'bound';
   if (m.exact !== false) return 'exact';
   return typeof m.evaluation !== 'number' && typeof m.plies_to_end === 'number' ? 'forced' : 'estimate';
 }
@@ -203,6 +206,7 @@ export function scoreClass(m) {
 /** A score in a square of the analysis map: a disc difference '+6', '−32', '0', or an estimate in
  *  discs to a tenth, '+1.3' (whole discs from 10 on: '−13'), which the map shows as an estimate. */
 export function scoreLabel(m) {
+  if (scoreKind(m) === 'bound') return '\u2264' + minus(m.score);
   if (isResult(m)) return minus(m.score);
   const size = Number(tenths(m));
   if (size === 0) return '0';
@@ -221,6 +225,7 @@ export function scoreWords(m) {
   const kind = scoreKind(m);
   if (kind === 'exact') return resultWords(m.score);
   if (kind === 'forced') return resultWords(m.score) + ' (forced within the lookahead)';
+  if (kind === 'bound') return 'at most ' + minus(m.score) + ' (not solved: no better than the best move)';
   const depth = typeof m.depth === 'number' ? ' at depth ' + m.depth : '';
   if (tenths(m) === '0.0') return 'about even (estimate' + depth + ')';
   return 'about ' + tenths(m) + ' discs ' + (estimate(m) > 0 ? 'ahead' : 'behind') + ' (estimate' + depth + ')';

@@ -122,8 +122,10 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     /// Sets up the scoring of every root move at the target depth: nothing
     /// known of any move yet, except that none beats a score the game knows.
     pub(super) fn start_scoring(&mut self, root: &G, target: u32) -> RootScoring<G, S> {
-        let moves: Vec<EngineMove<G::Move>> =
-            root.moves().map(|mv| EngineMove { mv, score: None, exact: false, depth: None }).collect();
+        let moves: Vec<EngineMove<G::Move>> = root
+            .moves()
+            .map(|mv| EngineMove { mv, score: None, exact: false, depth: None, upper_bound: false })
+            .collect();
         // A move the position's symmetry makes the twin of one before it
         // scores the same: it is not searched, and takes its twin's score.
         let twins: Vec<Option<usize>> = moves

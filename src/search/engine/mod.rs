@@ -107,6 +107,12 @@ pub struct EngineMove<M> {
     /// to: the depth limit, or the deepest iteration the budget allowed
     /// (its evaluation there, within what the solver proved).
     pub depth: Option<u32>,
+    /// True when `score` is only an upper bound, proven to the end: the
+    /// move was shown to score no more than the best move's exact score
+    /// (at most this) while the best move was proven, and the budget ran
+    /// out before its own score was. `exact` is then false and `depth`
+    /// `None`.
+    pub upper_bound: bool,
 }
 
 /// What the engine found.

@@ -34,6 +34,15 @@ const ASPIRATION: i32 = 64;
 /// long as the one before, so one begun later would mostly be abandoned at
 /// the deadline, its work lost.
 const SOFT_SHARE: (u32, u32) = (1, 2);
+/// When every root move is to be scored, the iterations from this many
+/// plies short of the end's reach (the oracle's, see [`Oracle::reach`]) on
+/// search the root for its own score, as a solver does, rather than each
+/// move's: the best move and its score come first, proven exactly as soon
+/// as a solver would, and the other moves keep the estimates of the last
+/// iteration that scored them all (held below the best move's), or, once
+/// the best is proven, the bound its proof gives them (no more than the
+/// best), until what is left of the budget solves them too.
+const BEST_FIRST_PLIES: u32 = 4;
 /// The selective passes before a search to the end, in hundredths of a
 /// standard deviation (see [`Heuristics::outcome_probe`]): each cuts
 /// only where a shallow search clears a bound by that much, each fills
@@ -102,8 +111,11 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let cuts = self.cuts;
             self.root_best = None;
             self.proven_best = None;
+            // Near the end, the iterations search the root as a solver does
+            // (see `BEST_FIRST_PLIES`), once one has scored every move.
+            let best_first = !result.root_moves.is_empty() && reach.is_some_and(|r| limit + BEST_FIRST_PLIES >= r);
             let mut scored = Vec::with_capacity(root_moves.len());
-            let score = if root_moves.is_empty() {
+            let score = if root_moves.is_empty() || best_first {
                 self.aspirate(guess, estimate(guess, limit, selective_before), |engine, alpha, beta| {
                     let r = engine.node(root, 0, alpha, beta);
                     // A search that failed low proves nothing of its moves.
@@ -155,7 +167,22 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
             let reported = self.reported(score, complete);
             self.record(&mut result, limit, reported, complete, line, started, progress);
-            if !root_moves.is_empty() {
+            if best_first {
+                let best = self.reported(score, complete).score();
+                for m in result.root_moves.iter_mut() {
+                    *m = if Some(m.mv) == result.best_move {
+                        EngineMove { score: Some(best), exact: complete, depth: (!complete).then_some(limit), ..*m }
+                    } else if complete {
+                        // The root's exact score is the best of its moves':
+                        // none of the others scores more.
+                        EngineMove { score: Some(score.score()), exact: false, depth: None, upper_bound: true, ..*m }
+                    } else {
+                        // An earlier estimate, held below the best move's.
+                        EngineMove { score: m.score.map(|s| if s >= best { best.just_below() } else { s }), ..*m }
+                    };
+                }
+                self.announce(&result.root_moves, &mut announced, true, started, progress);
+            } else if !root_moves.is_empty() {
                 result.root_moves = root_moves
                     .iter()
                     .zip(&scored)
@@ -164,6 +191,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                         score: Some(self.reported(score, exact).score()),
                         exact,
                         depth: (!exact).then_some(limit),
+                        upper_bound: false,
                     })
                     .collect();
                 last = scored.iter().map(|&(score, _)| Some(score)).collect();
@@ -177,8 +205,48 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
             depth += 1;
         }
+        if result.exact && result.root_moves.iter().any(|m| m.upper_bound) {
+            // The best move is proven: what is left of the budget solves
+            // the others, the closest to the best first.
+            self.solve_bounded(&children, &mut result.root_moves, &mut announced, started, progress);
+        }
         self.announce(&result.root_moves, &mut announced, false, started, progress);
         self.finish(result, started)
+    }
+
+    /// Solves the root moves left with an upper bound (proven no better than the best),
+    /// the highest bound first, for as long as the budget lasts: each
+    /// within a window around its bound, widened downwards.
+    fn solve_bounded(
+        &mut self,
+        children: &[G],
+        moves: &mut [EngineMove<G::Move>],
+        announced: &mut [bool],
+        started: Instant,
+        progress: &mut dyn FnMut(&Progress<'_, G::Move>),
+    ) {
+        let mut order: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].upper_bound).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(moves[i].score));
+        self.selectivity = None;
+        self.midgame_selective = false;
+        for i in order {
+            if self.stop != Stop::Running {
+                break;
+            }
+            let Some(bound) = moves[i].score else { continue };
+            let child = &children[i];
+            let cuts = self.cuts;
+            let bound: S = from_score(bound);
+            let score = self.aspirate_outcome_below(bound, |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha));
+            if self.stop != Stop::Running {
+                break;
+            }
+            if self.cuts == cuts {
+                moves[i] =
+                    EngineMove { score: Some(score.score()), exact: true, depth: None, upper_bound: false, ..moves[i] };
+                self.announce(moves, announced, true, started, progress);
+            }
+        }
     }
 
     /// Tells `progress` of the root moves not yet `announced`: with
@@ -193,7 +261,9 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) {
         for (m, announced) in moves.iter().zip(announced.iter_mut()) {
-            let Some(score) = m.score.filter(|_| !*announced && (m.exact || !exact_only)) else { continue };
+            let Some(score) = m.score.filter(|_| !*announced && !m.upper_bound && (m.exact || !exact_only)) else {
+                continue;
+            };
             *announced = true;
             progress(&Progress::RootMove(RootMoveReport {
                 mv: m.mv,
@@ -304,6 +374,29 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 below(width)
             } else {
                 above(width)
+            }
+        })
+    }
+
+    /// The score found by `search` (fail-soft) of a position proven to
+    /// score at most `ceiling`: in a window from just below the outcomes
+    /// `OUTCOME_ASPIRATION` under the ceiling's value to just above the
+    /// ceiling, widened fourfold downwards for as long as it falls low.
+    fn aspirate_outcome_below(&mut self, ceiling: S, search: impl FnMut(&mut Self, S, S) -> S) -> S {
+        let centre = ceiling.parts().0;
+        let low = self.range.map_or(i64::MIN, |(low, _)| low);
+        let below = |width: i64| match centre.checked_sub(width) {
+            Some(value) if value > low => highest::<S>(value - 1),
+            _ => -S::INFINITY,
+        };
+        let mut width = OUTCOME_ASPIRATION;
+        let window = (below(width), ceiling.above());
+        self.widen_until_inside(window, search, |_, fell_low| {
+            width = width.saturating_mul(4);
+            if fell_low {
+                below(width)
+            } else {
+                S::INFINITY
             }
         })
     }

@@ -187,4 +187,11 @@ test('scores read as disc differences when exact and as estimates otherwise', ()
   assert.equal(progressScore({ score: 0, exact: true }), 'draw');
   assert.equal(progressScore({ score: 0, exact: false }), 'not solved');
   assert.equal(progressScore({ score: 0, exact: false, evaluation: -30 }), '\u2248\u22120.3');
+  // A move shown no better than the proven best, not solved itself: an upper bound.
+  const bound = (score) => ({ score, exact: false, bound: 'upper', evaluation: null, depth: null, plies_to_end: null });
+  assert.deepEqual([bound(-20), bound(6), bound(0)].map(scoreKind), ['bound', 'bound', 'bound']);
+  assert.deepEqual([bound(-20), bound(6), bound(0)].map(scoreLabel), ['\u2264\u221220', '\u2264+6', '\u22640']);
+  assert.deepEqual([bound(-20), bound(6)].map(scoreClass), ['l', 'w']);
+  assert.equal(scoreWords(bound(-20)), 'at most \u221220 (not solved: no better than the best move)');
+  assert.equal(scoreWords(bound(6)), 'at most +6 (not solved: no better than the best move)');
 });
