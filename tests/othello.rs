@@ -247,9 +247,11 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
         })
         .unwrap();
         assert!(!cut.exact, "{moves}");
-        // The soft limit: no iteration starts once half the budget is spent.
+        // The soft limit: no iteration starts once half the budget is spent
+        // after a stable one, three quarters after one that changed its
+        // mind.
         for pair in seen.windows(2) {
-            assert!(pair[0].1 < budget / 2, "{moves}: {seen:?} with a budget of {budget}");
+            assert!(pair[0].1 < budget / 4 * 3, "{moves}: {seen:?} with a budget of {budget}");
         }
         assert_eq!(cut.depth, seen.last().unwrap().0, "{moves}");
         assert_eq!(cut.iterations as usize, seen.len(), "{moves}");

@@ -3,9 +3,11 @@
 //! each iteration searched within an aspiration window around the last
 //! one's score, with principal variation search below the root (in
 //! `node.rs`); a time policy with a soft limit, past which no new
-//! iteration starts, and a hard one, the deadline, which abandons the
+//! iteration starts (later after an iteration that changed its mind than
+//! after a stable one), and a hard one, the deadline, which abandons the
 //! iteration under way; and, when every root move is to be scored, each
-//! move's own score at every depth reached.
+//! move's own score at the depths reached within a share of the budget,
+//! the best move's alone deeper (and, near the end, proven first).
 //!
 //! Once its lines reach the end, and when the game predicts outcomes by
 //! shallow searches ([`Heuristics::outcome_probe`]), a search to the end
@@ -34,6 +36,21 @@ const ASPIRATION: i32 = 64;
 /// long as the one before, so one begun later would mostly be abandoned at
 /// the deadline, its work lost.
 const SOFT_SHARE: (u32, u32) = (1, 2);
+/// After an unstable iteration (one that changed the best move, or whose
+/// score fell by more than `UNSTABLE_DROP` points, or either of the last
+/// two iterations' scores was an outcome), a new one may start while less
+/// than this share of the budget is spent: the search takes longer where
+/// the answer is in doubt.
+const UNSTABLE_SHARE: (u32, u32) = (3, 4);
+/// See `UNSTABLE_SHARE`: a hundredth of a disc in Othello's points.
+const UNSTABLE_DROP: i32 = 50;
+/// When every root move is to be scored under a budget, iterations score
+/// each move until this share of the budget is spent; the deeper ones
+/// search the root for its own score, as `BEST_FIRST_PLIES` says, so that
+/// the best move is searched deeper than each move's own score could be.
+/// The other moves keep their scores at the depth of the last iteration
+/// that scored them all (their `depth`), held below the best move's.
+const EVERY_MOVE_SHARE: (u32, u32) = (1, 4);
 /// When every root move is to be scored, the iterations from this many
 /// plies short of the end's reach (the oracle's, see [`Oracle::reach`]) on
 /// search the root for its own score, as a solver does, rather than each
@@ -62,11 +79,24 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) -> Result<EngineResult<G::Move>, Cancelled> {
         let target = self.target;
-        let soft = self.deadline.map(|d| started + d.saturating_duration_since(started) * SOFT_SHARE.0 / SOFT_SHARE.1);
-        let soft_nodes = match self.node_budget {
-            u64::MAX => u64::MAX,
-            budget => budget / u64::from(SOFT_SHARE.1) * u64::from(SOFT_SHARE.0),
+        // A share of the budget, in time and in positions, as a test of
+        // whether it is spent.
+        let (deadline, node_budget) = (self.deadline, self.node_budget);
+        let share = |(numerator, denominator): (u32, u32)| {
+            let at = deadline.map(|d| started + d.saturating_duration_since(started) * numerator / denominator);
+            let nodes = match node_budget {
+                u64::MAX => u64::MAX,
+                budget => budget / u64::from(denominator) * u64::from(numerator),
+            };
+            move |engine: &Self| at.is_some_and(|at| Instant::now() >= at) || engine.nodes >= nodes
         };
+        let (soft_spent, unstable_spent, scoring_spent) =
+            (share(SOFT_SHARE), share(UNSTABLE_SHARE), share(EVERY_MOVE_SHARE));
+        // Under a budget, once its share for scoring every move is spent,
+        // the iterations search the root for its own score (see
+        // `EVERY_MOVE_SHARE`).
+        let selective_budget = target == u32::MAX && !options.full_width;
+        let mut previous: Option<(Option<G::Move>, S)> = None;
         let root_moves: Vec<G::Move> = if options.score_root_moves { root.moves().collect() } else { Vec::new() };
         let children: Vec<G> = root_moves.iter().map(|&mv| root.play(mv)).collect();
         self.nodes += children.len() as u64;
@@ -113,7 +143,8 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.proven_best = None;
             // Near the end, the iterations search the root as a solver does
             // (see `BEST_FIRST_PLIES`), once one has scored every move.
-            let best_first = !result.root_moves.is_empty() && reach.is_some_and(|r| limit + BEST_FIRST_PLIES >= r);
+            let best_first = !result.root_moves.is_empty()
+                && (reach.is_some_and(|r| limit + BEST_FIRST_PLIES >= r) || (selective_budget && scoring_spent(&self)));
             let mut scored = Vec::with_capacity(root_moves.len());
             let score = if root_moves.is_empty() || best_first {
                 self.aspirate(guess, estimate(guess, limit, selective_before), |engine, alpha, beta| {
@@ -197,9 +228,19 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 last = scored.iter().map(|&(score, _)| Some(score)).collect();
                 self.announce(&result.root_moves, &mut announced, true, started, progress);
             }
+            // An iteration that changed the best move, or found it much
+            // worse than the one before, may be followed by another later
+            // in the budget than a stable one.
+            let unstable = previous.is_some_and(|(best, before)| {
+                best != result.best_move
+                    || before.parts().0 != 0
+                    || score.parts().0 != 0
+                    || score.band() < before.band().saturating_sub(UNSTABLE_DROP)
+            });
+            previous = Some((result.best_move, score));
             guess = Some(score);
             selective_before = self.selectivity.take().is_some();
-            let soft_passed = soft.is_some_and(|soft| Instant::now() >= soft) || self.nodes >= soft_nodes;
+            let soft_passed = if unstable { unstable_spent(&self) } else { soft_spent(&self) };
             if complete || limit == target || self.stop != Stop::Running || soft_passed {
                 break;
             }
