@@ -24,13 +24,18 @@
 #             positions per second of Zebra searching SPEED_DEPTH plies and
 #             of the service asked for the same depth, alternating, and the
 #             depth the service reaches at its default budget.
+#   budget    BUDGET_PER positions at each number of empty squares from 18
+#             to 24 (seeded): how many the service answers exactly at its
+#             default budget (the request a player sends), scores checked
+#             against Zebra's, and how many Zebra solves within that time.
 #
 # The logic is in scripts/othello_compare.py.
 # Usage: ZEBRA_DIR=/path/to/zebra scripts/othello-compare.sh [> results.md]
 # Knobs (env): FIRST (40), LAST (49), POSITIONS (20), SEED (1), GAMES (40),
 #              DEPTH (8), EXACT (16), OPENINGS (4), PART (both: endgames,
-#              play, speed or both: endgames and play), EVERY_MOVE (0),
-#              SIDE_BINARY (0), SPEED_POSITIONS (20), SPEED_DEPTH (12), SHARED
+#              play, speed, budget or both: endgames and play), EVERY_MOVE (0),
+#              SIDE_BINARY (0), SPEED_POSITIONS (20), SPEED_DEPTH (12),
+#              BUDGET_PER (5), SHARED
 #              (../shared beside the repository).
 # Exits non-zero when a score disagrees or an answer is not exact.
 set -euo pipefail
@@ -49,6 +54,7 @@ EVERY_MOVE=${EVERY_MOVE:-0}
 SIDE_BINARY=${SIDE_BINARY:-0}
 SPEED_POSITIONS=${SPEED_POSITIONS:-20}
 SPEED_DEPTH=${SPEED_DEPTH:-12}
+BUDGET_PER=${BUDGET_PER:-5}
 PORT=${PORT:-18093}
 cd "$ROOT"
 if [ -z "${ZEBRA_DIR:-}" ] || [ ! -x "$ZEBRA_DIR/scrzebra" ]; then
@@ -66,6 +72,12 @@ MAX_SEARCH_MS=600000 REQUEST_TIMEOUT_MS=900000 target/release/bestmove --port "$
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -sf "127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+if [ "$PART" = budget ]; then
+  echo
+  echo "Command: ZEBRA_DIR=... BUDGET_PER=$BUDGET_PER SEED=$SEED PART=budget scripts/othello-compare.sh"
+  python3 scripts/othello_compare.py budget --url "http://127.0.0.1:$PORT" --per "$BUDGET_PER" --seed "$SEED" || status=$?
+  exit $status
+fi
 if [ "$PART" = speed ]; then
   echo
   echo "Command: ZEBRA_DIR=... SPEED_POSITIONS=$SPEED_POSITIONS SPEED_DEPTH=$SPEED_DEPTH SEED=$SEED PART=speed scripts/othello-compare.sh"

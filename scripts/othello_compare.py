@@ -37,7 +37,17 @@ is part of bestmove.
       (`max_depth`, `"max_moves": 1`: the engine's count of positions and
       time), then at its default budget (the depth it reaches in 1 s).
 
-Exit status: 1 when a score disagrees (endgames), 2 on bad use.
+  othello_compare.py budget --url URL [--per 5 --min 18 --max 24 --seed S]
+      Exact answers at the default budget: for each number of empty
+      squares from MIN to MAX, PER positions from seeded random games, each
+      asked of the service with the request a player sends (its default
+      budget, every move scored; timed as the client sees it) and solved by
+      Zebra (its wall time less its start-up), alternating. Prints, per
+      number of empty squares, how many answers were exact (their scores
+      checked against Zebra's) and how many of Zebra's solves took no
+      longer than the service's budget.
+
+Exit status: 1 when a score disagrees (endgames, budget), 2 on bad use.
 """
 import argparse
 import json
@@ -322,6 +332,52 @@ def speed(args):
     return 0
 
 
+def budget(args):
+    rng = random.Random(args.seed)
+    overhead = zebra_overhead()
+    print("Zebra's start-up, taken off its times: %.3f s" % overhead)
+    print()
+    print("| Empties | Positions | service exact | service time (mean s) | Zebra solved within the budget | Zebra time (mean s) |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    wrong = 0
+    totals = [0, 0, 0]
+    for empties in range(args.min, args.max + 1):
+        cases = []
+        while len(cases) < args.per:
+            found = random_position(rng, empties)
+            if found and oth.empties(found[0]) == empties:
+                cases.append(found)
+        exact = within = 0
+        b_total = z_total = 0.0
+        for cells, side in cases:
+            (z_score, z_wall), = zebra.solve([(cells, side)])
+            z_time = max(0.0, z_wall - overhead)
+            body = {"game": "othello", "board": oth.to_str(cells, side).split()[0], "to_move": side,
+                    "compare": False, "seed": 1}
+            started = time.perf_counter()
+            answer = post(args.url, body)
+            b_time = time.perf_counter() - started
+            budget_s = answer["time_ms"] / 1000
+            if answer["exact"]:
+                exact += 1
+                if answer["score"] != z_score:
+                    wrong += 1
+                    print("disagree at %d empties: service %+d, Zebra %+d: %s" % (
+                        empties, answer["score"], z_score, oth.to_str(cells, side)), flush=True)
+            within += z_time <= budget_s
+            b_total += b_time
+            z_total += z_time
+        print("| %d | %d | %d | %.2f | %d | %.2f |" % (
+            empties, len(cases), exact, b_total / len(cases), within, z_total / len(cases)), flush=True)
+        totals[0] += len(cases)
+        totals[1] += exact
+        totals[2] += within
+    print()
+    print("%d positions: the service answered %d exactly at its default budget; Zebra solved %d within that time"
+          % tuple(totals))
+    return 1 if wrong else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -347,8 +403,14 @@ def main():
     q.add_argument("--positions", type=int, default=20)
     q.add_argument("--depth", type=int, default=12)
     q.add_argument("--seed", type=int, default=1)
+    b = sub.add_parser("budget")
+    b.add_argument("--url", required=True)
+    b.add_argument("--per", type=int, default=5)
+    b.add_argument("--min", type=int, default=18)
+    b.add_argument("--max", type=int, default=24)
+    b.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    sys.exit({"endgames": endgames, "play": play, "speed": speed}[args.what](args))
+    sys.exit({"endgames": endgames, "play": play, "speed": speed, "budget": budget}[args.what](args))
 
 
 if __name__ == "__main__":

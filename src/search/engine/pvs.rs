@@ -249,36 +249,67 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         if result.exact && result.root_moves.iter().any(|m| m.upper_bound) {
             // The best move is proven: what is left of the budget solves
             // the others, the closest to the best first.
-            self.solve_bounded(&children, &mut result.root_moves, &mut announced, started, progress);
+            // Each move's window is centred on the outcome its last own
+            // score estimates.
+            let centres: Vec<Option<i64>> = last
+                .iter()
+                .map(|l| {
+                    l.and_then(|l| match l.parts() {
+                        (0, _) => root.outcome_estimate(l.band()),
+                        (value, _) => Some(value),
+                    })
+                })
+                .collect();
+            self.solve_bounded(&children, &centres, &mut result.root_moves, &mut announced, started, progress);
         }
         self.announce(&result.root_moves, &mut announced, false, started, progress);
         self.finish(result, started)
     }
 
-    /// Solves the root moves left with an upper bound (proven no better than the best),
-    /// the highest bound first, for as long as the budget lasts: each
-    /// within a window around its bound, widened downwards.
+    /// Solves the root moves left with an upper bound (proven no better
+    /// than the best), the best estimated first (`centres`: the outcome
+    /// each move's last own score estimates), for as long as the budget
+    /// lasts. Each is searched as the root is: the selective passes first
+    /// (where the game predicts outcomes), each centring the next one's
+    /// window and ordering its moves, then the exact search, never above
+    /// the bound.
     fn solve_bounded(
         &mut self,
         children: &[G],
+        centres: &[Option<i64>],
         moves: &mut [EngineMove<G::Move>],
         announced: &mut [bool],
         started: Instant,
         progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) {
         let mut order: Vec<usize> = (0..moves.len()).filter(|&i| moves[i].upper_bound).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(moves[i].score));
-        self.selectivity = None;
+        order.sort_by_key(|&i| std::cmp::Reverse(centres[i]));
         self.midgame_selective = false;
-        for i in order {
-            if self.stop != Stop::Running {
-                break;
-            }
+        'moves: for i in order {
             let Some(bound) = moves[i].score else { continue };
             let child = &children[i];
-            let cuts = self.cuts;
             let bound: S = from_score(bound);
-            let score = self.aspirate_outcome_below(bound, |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha));
+            let mut centre = centres[i].map_or(bound.parts().0, |c| c.min(bound.parts().0));
+            let passes = if child.outcome_probe().is_some() { SELECTIVITY } else { &[] };
+            // Each pass a ply short of the next, as the root's were: the
+            // table keeps their entries apart from the exact search's,
+            // which takes only their moves.
+            let exact_limit = self.limit;
+            for (k, &t) in passes.iter().enumerate() {
+                self.selectivity = Some(t);
+                self.limit = exact_limit.saturating_sub((passes.len() - k) as u32).max(2);
+                let r = self
+                    .aspirate_outcome_below(centre, bound, |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha));
+                self.selectivity = None;
+                self.limit = exact_limit;
+                if self.stop != Stop::Running {
+                    break 'moves;
+                }
+                centre = r.parts().0.min(bound.parts().0);
+            }
+            let cuts = self.cuts;
+            let score =
+                self.aspirate_outcome_below(centre, bound, |engine, alpha, beta| -engine.node(child, 1, -beta, -alpha));
             if self.stop != Stop::Running {
                 break;
             }
@@ -420,24 +451,32 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
     }
 
     /// The score found by `search` (fail-soft) of a position proven to
-    /// score at most `ceiling`: in a window from just below the outcomes
-    /// `OUTCOME_ASPIRATION` under the ceiling's value to just above the
-    /// ceiling, widened fourfold downwards for as long as it falls low.
-    fn aspirate_outcome_below(&mut self, ceiling: S, search: impl FnMut(&mut Self, S, S) -> S) -> S {
-        let centre = ceiling.parts().0;
+    /// score at most `ceiling`, estimated at the outcome `centre`: in a
+    /// window from just below the outcomes `OUTCOME_ASPIRATION` under the
+    /// centre to just above as many over it (never above the ceiling),
+    /// widened fourfold on the side the score falls out of.
+    fn aspirate_outcome_below(&mut self, centre: i64, ceiling: S, search: impl FnMut(&mut Self, S, S) -> S) -> S {
         let low = self.range.map_or(i64::MIN, |(low, _)| low);
         let below = |width: i64| match centre.checked_sub(width) {
             Some(value) if value > low => highest::<S>(value - 1),
             _ => -S::INFINITY,
         };
+        let above = |width: i64| match centre.checked_add(width) {
+            Some(value) if lowest::<S>(value + 1) < ceiling.above() => lowest::<S>(value + 1),
+            _ => ceiling.above(),
+        };
         let mut width = OUTCOME_ASPIRATION;
-        let window = (below(width), ceiling.above());
+        let window = (below(width), above(width));
+        let mut top = window.1;
         self.widen_until_inside(window, search, |_, fell_low| {
             width = width.saturating_mul(4);
             if fell_low {
                 below(width)
             } else {
-                S::INFINITY
+                // A selective pass may predict more than the ceiling: past
+                // it, the window opens fully.
+                top = if top == ceiling.above() { S::INFINITY } else { above(width) };
+                top
             }
         })
     }
