@@ -7,7 +7,7 @@
 //! lines are replayed and end in the attacker's five.
 
 use bestmove::games::board::Player;
-use bestmove::games::gomoku::{forced_loss, vcf, Board, Position, Rule, Status, STRIDE};
+use bestmove::games::gomoku::{forced_loss, refutations, square_name, vcf, vct, Board, Position, Rule, Status, STRIDE};
 use bestmove::search::Game;
 
 /// The reference board: `cells[row][column]`, row 0 at the bottom.
@@ -107,9 +107,9 @@ impl Reference {
             .collect()
     }
 
-    /// True when some window of five squares through `cell` holds three
-    /// stones of `player` and none of the other's.
-    fn window_of_three(&self, cell: usize, player: Player) -> bool {
+    /// True when some window of five squares through `cell` holds
+    /// `stones` stones of `player` and none of the other's.
+    fn window_of(&self, cell: usize, player: Player, stones: usize) -> bool {
         let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
         let n = self.size as i32;
         [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
@@ -118,10 +118,10 @@ impl Reference {
                 if squares.iter().any(|&(r, c)| r < 0 || r >= n || c < 0 || c >= n) {
                     return false;
                 }
-                let stones: Vec<Option<Player>> =
+                let held: Vec<Option<Player>> =
                     squares.iter().map(|&(r, c)| self.cells[r as usize][c as usize]).collect();
-                stones.iter().filter(|s| **s == Some(player)).count() == 3
-                    && stones.iter().all(|s| s.is_none() || *s == Some(player))
+                held.iter().filter(|s| **s == Some(player)).count() == stones
+                    && held.iter().all(|s| s.is_none() || *s == Some(player))
             })
         })
     }
@@ -192,12 +192,13 @@ fn random_games_agree_with_the_reference() {
                     if positions % 7 == 0 {
                         for player in [Player::X, Player::O] {
                             for &cell in &legal {
-                                assert_eq!(
+                                let windows = [
+                                    board.may_make_three(cell, player),
                                     board.may_make_four(cell, player),
-                                    reference.window_of_three(cell, player),
-                                    "{cell} {player} {:?}",
-                                    reference.rows()
-                                );
+                                    board.may_make_five(cell, player),
+                                ];
+                                let expected = [2, 3, 4].map(|stones| reference.window_of(cell, player, stones));
+                                assert_eq!(windows, expected, "{cell} {player} {:?}", reference.rows());
                             }
                             assert_eq!(
                                 board.winning_squares(player),
@@ -256,6 +257,33 @@ fn replay(board: &Board, line: &[usize]) -> Board {
     })
 }
 
+/// True when `line` is a forced win for the side to move on `board`:
+/// replayed, it ends in the attacker's five, and at each defender move
+/// the defender could not make five and had only the move played to stop
+/// one (or none at all).
+fn forced_win(board: &Board, line: &[usize]) -> bool {
+    let attacker = board.to_move();
+    let mut at = board.clone();
+    for (i, &cell) in line.iter().enumerate() {
+        if at.over() || at.cell(cell).is_some() {
+            return false;
+        }
+        if i % 2 == 1 {
+            let threats = at.winning_squares(attacker);
+            if at.can_win(at.to_move()) || !(threats == [cell] || threats.len() >= 2) {
+                return false;
+            }
+        }
+        at = at.play(cell);
+    }
+    at.winner() == Some(attacker)
+}
+
+/// The empty squares of a board.
+fn empty_squares(board: &Board) -> Vec<usize> {
+    (0..board.size() * STRIDE).filter(|&cell| cell % STRIDE < board.size() && board.cell(cell).is_none()).collect()
+}
+
 /// Every line the prover finds is a forced win: replayed, it ends in the
 /// attacker's five, every attacker stone but the last makes a four, and
 /// at each defender move the defender could not make five and had only
@@ -272,21 +300,8 @@ fn the_provers_lines_are_forced_wins() {
             let moves: Vec<u16> = board.moves().collect();
             if let Some(line) = vcf(&board, 2_000) {
                 found += 1;
-                let attacker = board.to_move();
-                let mut at = board.clone();
-                for (i, &cell) in line.iter().enumerate() {
-                    assert!(at.winner().is_none());
-                    if i % 2 == 1 {
-                        // The defender: no five of its own, and the attacker
-                        // threatens five on this square (or on two).
-                        assert!(!at.can_win(at.to_move()), "{line:?}");
-                        let threats = at.winning_squares(attacker);
-                        assert!(threats.contains(&cell) || threats.len() >= 2, "{line:?}");
-                    }
-                    at = at.play(cell);
-                }
-                assert_eq!(at.winner(), Some(attacker));
-                assert_eq!(replay(&board, &line).winner(), Some(attacker));
+                assert!(forced_win(&board, &line), "{line:?}");
+                assert_eq!(replay(&board, &line).winner(), Some(board.to_move()));
             }
             if let Some(line) = forced_loss(&board, 2_000) {
                 let loser = board.to_move();
@@ -318,5 +333,139 @@ fn overlines_win_only_freestyle() {
         assert_eq!(position.board().wins_at(d8, Player::X), wins);
         assert_eq!(position.board().winning_squares(Player::X).contains(&d8), wins);
         assert_eq!(position.play(d8).unwrap().status() == Status::Won(Player::X), wins);
+    }
+}
+
+/// A random position of a game played near the stones, `stones` stones
+/// in, with no winner; `None` if the game ended first.
+fn random_position(rng: &mut fastrand::Rng, size: usize, rule: Rule, stones: usize) -> Option<Board> {
+    let mut board = Board::empty(size, rule);
+    while board.stones() < stones {
+        let near: Vec<usize> = board.near_empty().collect();
+        let moves: Vec<u16> = board.moves().collect();
+        let cell =
+            if rng.bool() { near[rng.usize(..near.len())] } else { usize::from(moves[rng.usize(..moves.len())]) };
+        board = board.play(cell);
+        if board.over() {
+            return None;
+        }
+    }
+    Some(board)
+}
+
+/// The lemma the proofs by threats rest on: where the attacker would win
+/// by fours were the defender to pass, a defender stone on any square
+/// [`refutations`] leaves out leaves the same fours a forced win.
+#[test]
+fn the_defences_left_out_of_a_threat_lose_to_its_fours() {
+    let mut rng = fastrand::Rng::with_seed(39);
+    let mut checked = 0;
+    for game in 0..600 {
+        let size = 9 + game % 12;
+        let rule = if game % 3 == 0 { Rule::Standard } else { Rule::Freestyle };
+        let Some(board) = random_position(&mut rng, size, rule, 8 + game % 30) else { continue };
+        if board.can_win(board.to_move()) || board.can_win(board.to_move().other()) {
+            continue;
+        }
+        let mut passed = board.clone();
+        passed.set_to_move(board.to_move().other());
+        let Some(threat) = vcf(&passed, 2_000) else { continue };
+        let counted = refutations(&board, &threat);
+        for cell in empty_squares(&board).into_iter().filter(|cell| !counted.contains(cell)) {
+            let after = board.play(cell);
+            assert!(after.winner().is_none(), "a five left out: {cell} {:?}", board.rows());
+            assert!(forced_win(&after, &threat), "{} left out: {:?} {threat:?}", square_name(cell), board.rows());
+            checked += 1;
+        }
+    }
+    assert!(checked > 10_000, "{checked} defences checked");
+}
+
+/// True when the side to move wins within `plies` plies whatever the
+/// opponent plays, every empty square tried: a slow search apart from the
+/// provers, for small boards.
+fn wins_within(board: &Board, plies: usize) -> bool {
+    let me = board.to_move();
+    if plies == 0 || board.over() {
+        return false;
+    }
+    if board.can_win(me) {
+        return true;
+    }
+    let moves = match board.winning_squares(me.other())[..] {
+        _ if plies < 3 => return false,
+        [] => {
+            // Only a four or a three can win in time but at the end of a
+            // long enough line: the others are tried last.
+            let mut squares = empty_squares(board);
+            squares.sort_by_key(|&cell| !(board.may_make_four(cell, me) || board.may_make_three(cell, me)));
+            squares
+        }
+        [only] => vec![only],
+        _ => return false,
+    };
+    moves.into_iter().any(|cell| {
+        let next = board.play(cell);
+        if next.over() {
+            return next.winner() == Some(me);
+        }
+        if next.can_win(me.other()) {
+            return false;
+        }
+        let replies = match next.winning_squares(me)[..] {
+            [] => empty_squares(&next),
+            [only] => vec![only],
+            _ => return true,
+        };
+        replies.into_iter().all(|reply| {
+            let after = next.play(reply);
+            !after.over() && wins_within(&after, plies - 2)
+        })
+    })
+}
+
+/// Every win by threats proven on a small board is a win within the
+/// plies it states, by a search of every move: on boards of 7x7 to 9x9
+/// with 13 empty squares (wins of up to 9 plies), and on 9x9 and 10x10
+/// boards with more room (wins of up to 5 plies, as two threes at once).
+#[test]
+fn wins_by_threats_hold_against_every_defence() {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let (mut proven, mut by_threes) = (0, 0);
+    for game in 0..4_000 {
+        let crowded = game % 2 == 0;
+        let size = if crowded { 7 + game % 3 } else { 9 + game % 2 };
+        let rule = if game % 4 < 2 { Rule::Standard } else { Rule::Freestyle };
+        let stones = if crowded { size * size - 13 } else { 6 + game % 14 };
+        let Some(board) = random_position(&mut rng, size, rule, stones) else { continue };
+        let Some(proof) = vct(&board, 20_000) else { continue };
+        if proof.plies > if crowded { 9 } else { 5 } {
+            continue;
+        }
+        assert!(proof.line.len() <= proof.plies && replay(&board, &proof.line).winner() == Some(board.to_move()));
+        assert!(wins_within(&board, proof.plies), "{proof:?} {:?}", board.rows());
+        proven += 1;
+        by_threes += usize::from(vcf(&board, 20_000).is_none());
+    }
+    assert!(proven > 100 && by_threes > 10, "{proven} proven, {by_threes} by threes");
+}
+
+/// Two twos crossing on an empty square: no win by fours, but the square
+/// makes two threes, and the defender cannot stop both.
+#[test]
+fn a_double_three_is_proven_won_by_threats() {
+    let names: Vec<String> = "g8 a1 h8 o1 j10 a15 j9 o15".split(' ').map(String::from).collect();
+    let position = Position::from_names(&names, 15, Rule::Freestyle, |_| "moves".into()).unwrap();
+    let board = position.board();
+    assert!(vcf(board, 100_000).is_none());
+    let proof = vct(board, 100_000).expect("a win by threats");
+    assert!(proof.plies >= proof.line.len() && proof.plies <= 9, "{proof:?}");
+    assert_eq!(replay(board, &proof.line).winner(), Some(Player::X));
+    // Whatever O answers the first threat with, X wins again.
+    let next = board.play(proof.line[0]);
+    for reply in empty_squares(&next) {
+        let after = next.play(reply);
+        let rest = vct(&after, 100_000).unwrap_or_else(|| panic!("{} holds", square_name(reply)));
+        assert!(2 + rest.plies <= proof.plies, "{} {rest:?} {proof:?}", square_name(reply));
     }
 }

@@ -102,6 +102,23 @@ async fn a_forced_win_by_continuous_fours_is_exact_with_its_line() {
 }
 
 #[tokio::test]
+async fn a_forced_win_by_threats_is_exact_with_its_bound() {
+    // X: g8 h8 and j9 j10, O in the corners; j8 makes two threes at once
+    // and O cannot meet both: no win by fours, a win by threats.
+    let moves = "g8 a1 h8 o1 j10 a15 j9 o15";
+    let a = answer(json!({"game": "gomoku", "moves": moves, "time_ms": 300})).await;
+    assert_eq!((&a["score"], &a["exact"]), (&json!(1), &json!(true)), "{a}");
+    let plies = a["plies_to_end"].as_u64().unwrap();
+    let line: Vec<String> =
+        a["principal_variation"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+    // The plies are a bound on every defence; the line is one of them.
+    assert!(plies % 2 == 1 && plies <= 9 && line.len() as u64 <= plies, "{a}");
+    assert_eq!(a["best_move"], json!(line[0]));
+    let end = position(&format!("{moves} {}", line.join(" ")), 15, Rule::Freestyle);
+    assert_eq!(end.status().as_str(), "x_won", "{a}");
+}
+
+#[tokio::test]
 async fn a_four_is_blocked() {
     // O: a1 b1 c1 d1 is a four that only e1 stops; X to move has nothing
     // that wins first.

@@ -3,11 +3,16 @@
 //! five threatens), its evaluation and what it tells the engine.
 
 use super::rules::Board;
+use super::threats::{refutations, vcf};
 use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// The most moves searched in a position with no five threatened: the
 /// best by the threats they make and stop ([`Board::gain`]).
 pub const WIDTH: usize = 20;
+
+/// The positions the search for the opponent's threat (a win by fours
+/// were the side to move to pass) may visit, in each position searched.
+const THREAT_NODES: u64 = 100;
 
 /// The bound the engine is given on the outcomes' values (which are only
 /// -1, 0 and +1): wider than the few values the engine would bisect, so
@@ -50,16 +55,46 @@ impl Board {
     /// `out` with their hints: the empty squares within two steps of a
     /// stone, the [`WIDTH`] that make and stop the most threats, best
     /// first (the lower square first among equals); the centre alone on
-    /// an empty board.
+    /// an empty board. Where the opponent would win by continuous fours
+    /// were the side to move to pass, the squares that may meet the fours
+    /// instead ([`refutations`]: every other move loses to them), all of
+    /// them. Where the moves are narrowed ([`Board::focus_on`]), those
+    /// among them.
     pub fn candidates(&self, out: &mut Vec<(u16, i32)>) {
         if self.stones() == 0 {
             out.push((self.centre() as u16, 0));
             return;
         }
         let me = self.to_move();
-        out.extend(self.near_empty().map(|cell| (cell as u16, self.gain(cell, me))));
+        // Where the opponent would win by fours were the side to move to
+        // pass, every move but those that may meet the fours loses to them.
+        if let Some(threat) = self.threat() {
+            let squares = refutations(self, &threat);
+            out.extend(
+                squares.into_iter().filter(|&cell| self.in_focus(cell)).map(|cell| (cell as u16, self.gain(cell, me))),
+            );
+            if !out.is_empty() {
+                out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+                return;
+            }
+        }
+        out.extend(
+            self.near_empty().filter(|&cell| self.in_focus(cell)).map(|cell| (cell as u16, self.gain(cell, me))),
+        );
         out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         out.truncate(WIDTH);
+    }
+
+    /// The opponent's win by continuous fours were the side to move to
+    /// pass, found within [`THREAT_NODES`] positions.
+    fn threat(&self) -> Option<Vec<usize>> {
+        let opponent = self.to_move().other();
+        if !self.may_threaten(opponent) {
+            return None;
+        }
+        let mut passed = self.clone();
+        passed.set_to_move(opponent);
+        vcf(&passed, THREAT_NODES)
     }
 
     /// The searched moves, into `out` with their hints, and what the

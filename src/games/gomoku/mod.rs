@@ -15,9 +15,12 @@
 //! the stones, the Zobrist key, each side's window points and fours, all
 //! kept up to date stone by stone); `game` the search's traits (the moves
 //! near the stones by the threats they make and stop, narrowed to the
-//! forced ones when a five threatens); `threats` the prover (victory by
-//! continuous fours), which makes a win exact; `input` caller input;
-//! `served` the answer.
+//! forced ones when a five threatens, or to the squares that may stop
+//! the opponent's fours when it would win by them were the side to move
+//! to pass); `threats` the provers (victory by continuous fours, and by
+//! threats: fours and threes), which make a win exact and find the moves
+//! that may meet the opponent's threat; `input` caller input; `served`
+//! the answer.
 //!
 //! # The evaluation
 //!
@@ -53,4 +56,4 @@ pub use game::{Forcing, OUTCOME_BOUND, WIDTH};
 pub use input::{parse_square, GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 pub use rules::{square_name, Board, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, STRIDE, WINDOW_POINTS};
 pub use served::{points, read, read_game, style, Question, Threats, WIN_POINTS};
-pub use threats::{forced_loss, vcf, Line};
+pub use threats::{defences, forced_loss, refutations, threat_against, vcf, vct, Line, Proof};

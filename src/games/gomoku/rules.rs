@@ -130,6 +130,11 @@ pub struct Board {
     winner: Option<Player>,
     /// The last stone played, if any.
     last: Option<u16>,
+    /// The squares a search may play in the position with
+    /// `focus_stones` stones (its root), when told ([`Board::focus_on`]).
+    focus: [u64; WORDS],
+    /// The stones of the position `focus` applies to; `u16::MAX`: none.
+    focus_stones: u16,
 }
 
 impl std::fmt::Debug for Board {
@@ -168,6 +173,8 @@ impl Board {
             in_fours: [[0; MAX_CELLS]; 2],
             winner: None,
             last: None,
+            focus: [0; WORDS],
+            focus_stones: u16::MAX,
         };
         board.set_near(board.centre());
         board
@@ -277,6 +284,23 @@ impl Board {
                 }
             }
         }
+    }
+
+    /// Narrows the moves searched in this position (not in those after
+    /// it) to `cells`: the moves that meet a threat.
+    pub fn focus_on(&mut self, cells: &[usize]) {
+        self.focus = [0; WORDS];
+        for &cell in cells {
+            self.focus[cell / 64] |= 1 << (cell % 64);
+        }
+        self.focus_stones = self.stones;
+    }
+
+    /// False when the moves searched in this position are narrowed and
+    /// `cell` is not among them.
+    #[inline(always)]
+    pub fn in_focus(&self, cell: usize) -> bool {
+        self.focus_stones != self.stones || self.focus[cell / 64] & (1 << (cell % 64)) != 0
     }
 
     /// The empty squares within two steps of a stone (the centre on an
@@ -410,6 +434,23 @@ impl Board {
     #[inline(always)]
     pub fn may_make_four(&self, cell: usize, player: Player) -> bool {
         self.in_threes[colour(player)][cell] > 0
+    }
+
+    /// True when a stone of `player` on the empty `cell` may make five:
+    /// some window of five through it holds four of `player`'s stones and
+    /// none of the opponent's.
+    #[inline(always)]
+    pub fn may_make_five(&self, cell: usize, player: Player) -> bool {
+        self.in_fours[colour(player)][cell] > 0
+    }
+
+    /// True when a stone of `player` on the empty `cell` may make a three:
+    /// some window of five through it holds two of `player`'s stones and
+    /// none of the opponent's.
+    pub fn may_make_three(&self, cell: usize, player: Player) -> bool {
+        let mut found = false;
+        self.windows(cell, |mine, theirs| found |= mine == 2 && theirs == 0, colour(player) as u8 + 1);
+        found
     }
 
     /// Calls `f(mine, theirs)` with the stones of colour `me` and of the

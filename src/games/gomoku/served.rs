@@ -6,16 +6,17 @@
 
 use std::cell::Cell;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use super::input::{GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 use super::rules::{square_name, Board, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use super::threats::{forced_loss, vcf, Line, ROOT_BUDGET};
+use super::threats::{defences, forced_loss, vcf, vct, Line, Proof, ROOT_BUDGET};
 use crate::games::board::{moves_or_board, side_to_move, PositionField};
 use crate::search::{Cancelled, Oracle, Score};
 use crate::suggest::answer::Place;
-use crate::suggest::pipeline::{engine, EngineGame};
+use crate::suggest::pipeline::{self, engine, EngineGame};
 use crate::suggest::request::{option, read_position};
 use crate::suggest::{
     Answer, Context, Extra, Fields, InputError, MoveId, Options, Played, PlayedGame, ProgressReport, Scale,
@@ -247,20 +248,47 @@ fn names(cells: &[usize]) -> Vec<String> {
     cells.iter().map(|&cell| square_name(cell)).collect()
 }
 
-/// What the prover vouches for about the position after `mv` at the
-/// root: `(value, plies, line)` for the side to move at the root.
-fn proven_move(board: &Board, mv: usize, budget: u64) -> Option<(i64, u64, Line)> {
+/// What the provers vouch for about the position after `mv` at the
+/// root: `(value, plies, line)` for the side to move at the root. A
+/// win is the root's own proof when it starts with `mv` (`root`), or a
+/// four to block and then continuous fours; a loss, the opponent's win
+/// by fours or threats.
+fn proven_move(board: &Board, mv: usize, root: Option<&Proof>, budget: u64) -> Option<(i64, u64, Line)> {
     let child = board.play(mv);
     if child.winner().is_some() {
         return Some((1, 1, vec![mv]));
     }
     let (value, rest) = match forced_loss(&child, budget) {
-        Some(line) => (1, line),
-        None => (-1, vcf(&child, budget)?),
+        Some(line) => (1, Proof { plies: line.len(), line }),
+        None => match root.filter(|proof| proof.line.first() == Some(&mv)) {
+            Some(proof) => return Some((1, proof.plies as u64, proof.line.clone())),
+            None => (-1, vct(&child, budget)?),
+        },
     };
     let mut line = vec![mv];
-    line.extend(rest);
-    Some((value, line.len() as u64, line))
+    line.extend(rest.line);
+    Some((value, 1 + rest.plies as u64, line))
+}
+
+/// The positions the provers may visit before the engine's search, per
+/// millisecond of the request's time budget: the root's proof takes about
+/// a fifth of the budget at most, the search for the opponent's threat
+/// and the checks of the answers to it another fifth (some 1.5 million
+/// positions a second on one core of a 2020s server).
+const NODES_PER_MS: u64 = 300;
+
+/// The moves searched at the root where the opponent threatens a win by
+/// fours or threats: those that may meet it and are not proven to lose
+/// (see [`defences`], within `budget` positions), with the engine's own
+/// candidates checked too.
+fn narrowed(board: &Board, budget: u64) -> Option<Vec<usize>> {
+    if board.over() || board.forcing() != super::game::Forcing::Open {
+        return None;
+    }
+    let mut candidates = Vec::new();
+    board.candidates(&mut candidates);
+    let others: Vec<usize> = candidates.iter().map(|&(cell, _)| usize::from(cell)).collect();
+    defences(board, &others, budget)
 }
 
 /// The positions the prover may visit for each listed move.
@@ -273,7 +301,7 @@ impl Question {
     /// the search made on the moves it searched, which are not all the
     /// legal moves, stays a result forced within the search, not exact.
     /// Returns the move to play when the prover changed it.
-    fn vouch(&self, answer: &mut Answer, options: &Options) -> Option<usize> {
+    fn vouch(&self, answer: &mut Answer, options: &Options, proof: Option<Proof>) -> Option<usize> {
         let board = self.position.board();
         if board.over() {
             return None;
@@ -281,16 +309,16 @@ impl Question {
         // The engine's own fields, read before they are held to the proofs.
         let original = serde_json::to_value(&*answer).unwrap_or(Value::Null);
         let depth = answer.engine.as_ref().and_then(|e| e.result.depth);
-        let mut quickest: Option<Line> = None;
+        let mut quickest: Option<Proof> = None;
         for m in &mut answer.moves {
             let MoveId::Name(name) = &m.mv else { continue };
             let Ok(cell) = super::input::parse_square(name, board.size()) else { continue };
             let json = serde_json::to_value(&*m).unwrap_or(Value::Null);
             let mut extra = Extra::default();
-            match proven_move(board, cell, MOVE_BUDGET) {
+            match proven_move(board, cell, proof.as_ref(), MOVE_BUDGET) {
                 Some((value, plies, line)) => {
-                    if value > 0 && quickest.as_ref().is_none_or(|q| line.len() < q.len()) {
-                        quickest = Some(line);
+                    if value > 0 && quickest.as_ref().is_none_or(|q| plies < q.plies as u64) {
+                        quickest = Some(Proof { line, plies: plies as usize });
                     }
                     m.score = Some(value);
                     m.plies_to_end = Some(plies);
@@ -317,16 +345,18 @@ impl Question {
             }
             m.extra = extra;
         }
-        let root = vcf(board, ROOT_BUDGET)
-            .or(quickest)
-            .map(|line| (1, line))
-            .or_else(|| forced_loss(board, ROOT_BUDGET).map(|line| (-1, line)));
+        let root = match (proof, quickest) {
+            (Some(proof), Some(quick)) if quick.plies < proof.plies => Some(quick),
+            (proof, quick) => proof.or(quick),
+        }
+        .map(|proof| (1, proof))
+        .or_else(|| forced_loss(board, ROOT_BUDGET).map(|line| (-1, Proof { plies: line.len(), line })));
         let mut played = None;
         match root {
-            Some((value, line)) => {
+            Some((value, Proof { line, plies })) => {
                 answer.score = value;
                 answer.exact = true;
-                answer.plies_to_end = Some(line.len() as u64);
+                answer.plies_to_end = Some(plies as u64);
                 answer.principal_variation = names(&line).into_iter().map(MoveId::Name).collect();
                 let full_strength = options.level.is_none() && options.mistake == 0.0;
                 let first = MoveId::Name(square_name(line[0]));
@@ -396,8 +426,25 @@ impl ServedPosition for Question {
         let position = &self.position;
         let rules = EngineGame { kind: "gomoku", name: square, draw_plies: None, level_score: points };
         let oracle = Threats::default();
-        let (mut answer, choice) = engine(position.board(), &oracle, rules, options, context, cancel, progress)?;
-        let played = self.vouch(&mut answer, options).or(choice.map(|c| usize::from(c.mv)));
+        // The provers first, within a share of the time budget: a win by
+        // fours or threats, else the answers to the opponent's threat, to
+        // which the engine's search is narrowed. The engine has the rest.
+        let started = Instant::now();
+        let budget = pipeline::budget(options, context);
+        let nodes = (budget.as_millis() as u64).saturating_mul(NODES_PER_MS).max(ROOT_BUDGET);
+        let mut board = position.board().clone();
+        let proof = if board.over() { None } else { vct(&board, nodes) };
+        if proof.is_none() {
+            if let Some(moves) = narrowed(&board, nodes) {
+                board.focus_on(&moves);
+            }
+        }
+        let mut options = options.clone();
+        options.time_ms = Some(budget.saturating_sub(started.elapsed()).as_millis().max(1) as u64);
+        let (mut answer, choice) = engine(&board, &oracle, rules, &options, context, cancel, progress)?;
+        // The budget the request was given, the provers' share included.
+        answer.time_ms = budget.as_millis() as u64;
+        let played = self.vouch(&mut answer, &options, proof).or(choice.map(|c| usize::from(c.mv)));
         let after = played.and_then(|cell| position.play(cell));
         let at = Place::AfterPliesToEnd;
         let extra = &mut answer.extra;

@@ -1,5 +1,6 @@
-//! The prover: victory by continuous fours (VCF), the threat-space search
-//! whose every step leaves the defender one reply.
+//! The provers: victory by continuous fours (VCF), the threat-space search
+//! whose every step leaves the defender one reply, and victory by
+//! continuous threats (VCT), which adds the threes.
 //!
 //! A four threatens five on one square. If the defender cannot make five
 //! first, every move but that square loses at once, so the defender's
@@ -11,32 +12,104 @@
 //! attacker must block it in turn, and the line goes on only if that
 //! block is a four too.
 //!
-//! The fours are tried by iterative deepening on their number, so the
-//! line found is the shortest by continuous fours (a win by threes may
-//! come sooner: a length proven is an upper bound on the plies to the
-//! end). A search that runs out of its positions proves nothing.
+//! A three is a quieter threat: a move after which the attacker would win
+//! by continuous fours were the defender to pass (Allis's threat-space
+//! search, seen as Thomsen's λ-search of order two). The defender then has
+//! many replies, and a proof must answer every one that could matter.
+//! Which do is worked out from the fours the three threatens (see
+//! [`refutations`]): a defender stone elsewhere leaves every step of those
+//! fours as forced as before, so that the attacker wins by playing them.
+//! Each defender move that may refute them is played, and the attacker
+//! must win again after it, by fours or by threats, within one three
+//! fewer. A defender who wins by fours first refutes the three at once.
+//!
+//! Both searches deepen iteratively (VCF on its fours, VCT on its
+//! threes), within a budget of positions, remembering the positions
+//! proven to fail. A line of fours is the shortest by continuous fours; a
+//! proof by threats states the most plies any defence lasts in it, an
+//! upper bound on the plies to the end (a win by other means may come
+//! sooner). A search that runs out of its positions proves nothing.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use super::rules::Board;
+use super::rules::{Board, MAX_CELLS, STRIDE};
 
 /// A forced line, from the side to move's first stone to the five.
 pub type Line = Vec<usize>;
+
+/// A proven win: a line the defender may choose to follow (its longest),
+/// and the most plies to the five whatever the defender plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// From the side to move's first stone to the five.
+    pub line: Line,
+    /// The most plies to the five, at least the line's length.
+    pub plies: usize,
+}
+
+impl Proof {
+    /// The proof of a line every defender move of which is forced.
+    fn forced(line: Line) -> Proof {
+        Proof { plies: line.len(), line }
+    }
+
+    /// This proof after `moves` played before it.
+    fn after(self, moves: &[usize]) -> Proof {
+        let mut line = moves.to_vec();
+        line.extend(self.line);
+        Proof { line, plies: self.plies + moves.len() }
+    }
+}
 
 /// The positions a prover may visit, at most.
 pub const ROOT_BUDGET: u64 = 5_000;
 /// The most fours in a line looked for.
 pub const MAX_FOURS: u32 = 12;
+/// The most threes in a proof by threats looked for.
+pub const MAX_THREES: u32 = 8;
+/// The threes tried in a position, the best by the threats they make and
+/// stop: the attacker's choices need not all be tried for a proof to
+/// hold.
+const THREE_WIDTH: usize = 10;
+/// The positions a search for the fours a three threatens, or for the
+/// defender's own fours, may visit.
+const THREAT_BUDGET: u64 = 1_000;
 
 /// A VCF search within a budget of positions.
 struct Prover {
     nodes: u64,
     budget: u64,
-    /// Positions (with the fours left) proven to have no VCF.
+    /// Positions (with the fours left) proven to have no VCF for the side
+    /// to move, which is the same player throughout one prover's life.
     failed: HashSet<(u64, u32)>,
 }
 
 impl Prover {
+    fn new() -> Prover {
+        Prover { nodes: 0, budget: 0, failed: HashSet::new() }
+    }
+
+    /// The shortest win by continuous fours, within `budget` more
+    /// positions.
+    fn prove(&mut self, board: &Board, budget: u64) -> Option<Line> {
+        // A line of fours starts with a four, or a five: in a window of
+        // five that holds three or four of the attacker's stones and none
+        // of the defender's.
+        if board.over() || !board.may_threaten(board.to_move()) {
+            return None;
+        }
+        self.budget = self.nodes + budget;
+        for fours in 0..=MAX_FOURS {
+            if let Some(line) = self.search(board, fours) {
+                return Some(line);
+            }
+            if self.nodes > self.budget {
+                return None;
+            }
+        }
+        None
+    }
+
     fn search(&mut self, board: &Board, fours: u32) -> Option<Line> {
         self.nodes += 1;
         if self.nodes > self.budget {
@@ -94,22 +167,238 @@ impl Prover {
 /// once included), found within `budget` positions: the line from its
 /// first stone to the five, every defender reply in it forced.
 pub fn vcf(board: &Board, budget: u64) -> Option<Line> {
-    // A line of fours starts with a four, or a five: in a window of five
-    // that holds three or four of the attacker's stones and none of the
-    // defender's.
-    if board.over() || !board.may_threaten(board.to_move()) {
-        return None;
-    }
-    let mut prover = Prover { nodes: 0, budget, failed: HashSet::new() };
-    for fours in 0..=MAX_FOURS {
-        if let Some(line) = prover.search(board, fours) {
-            return Some(line);
+    Prover::new().prove(board, budget)
+}
+
+/// The squares of the defender (to move on `board`) that may refute
+/// `threat`, a win by continuous fours the attacker would have were the
+/// defender to pass. A defender stone on any other square leaves every
+/// step of `threat` as it was, so that the attacker, playing it, wins:
+///
+/// - the attacker's stones land where they did (the stone is on none of
+///   the line's squares), and each four threatens five where it did (a
+///   defender stone takes an attacker's five away only by standing on
+///   it; the squares where each four threatens five are counted);
+/// - the defender makes no five, nor a four the line leaves unanswered,
+///   that it did not make before: such a five would lie in a window of
+///   five holding the stone, three more of the defender's stones (on the
+///   board or the line's blocks) and no attacker stone; the squares in a
+///   window with no attacker stone and three or four of the defender's,
+///   once the line's blocks are on the board, are counted.
+///
+/// The squares are returned the best for the defender first.
+pub fn refutations(board: &Board, threat: &[usize]) -> Vec<usize> {
+    let defender = board.to_move();
+    let attacker = defender.other();
+    let mut counted = [false; MAX_CELLS];
+    let mut line = board.clone();
+    line.set_to_move(attacker);
+    let mut blocks = board.clone();
+    for (i, &cell) in threat.iter().enumerate() {
+        counted[cell] = true;
+        if line.winner().is_some() || line.cell(cell).is_some() {
+            break;
         }
-        if prover.nodes > budget {
+        line = line.play(cell);
+        if i % 2 == 0 {
+            if line.winner().is_none() {
+                for five in line.winning_squares(attacker) {
+                    counted[five] = true;
+                }
+            }
+        } else {
+            blocks.place(cell, defender);
+        }
+    }
+    for cell in blocks.near_empty() {
+        if blocks.may_make_four(cell, defender) || blocks.may_make_five(cell, defender) {
+            counted[cell] = true;
+        }
+    }
+    let mut squares: Vec<(usize, i32)> = (0..board.size())
+        .flat_map(|row| (0..board.size()).map(move |column| row * STRIDE + column))
+        .filter(|&cell| counted[cell] && board.cell(cell).is_none())
+        .map(|cell| (cell, board.gain(cell, defender)))
+        .collect();
+    squares.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    squares.into_iter().map(|(cell, _)| cell).collect()
+}
+
+/// A VCT search within a budget of positions (its fours' searches
+/// included).
+struct Threats {
+    /// The attacker's wins by fours.
+    fours: Prover,
+    /// The defender's wins by fours, which refute a three.
+    counters: Prover,
+    nodes: u64,
+    budget: u64,
+    /// Positions (with the threes left) proven to have no VCT.
+    failed: HashSet<(u64, u32)>,
+    /// Positions proven won, with their proofs.
+    won: HashMap<u64, Proof>,
+}
+
+impl Threats {
+    fn new(budget: u64) -> Threats {
+        Threats {
+            fours: Prover::new(),
+            counters: Prover::new(),
+            nodes: 0,
+            budget,
+            failed: HashSet::new(),
+            won: HashMap::new(),
+        }
+    }
+
+    /// The positions visited so far.
+    fn spent(&self) -> u64 {
+        self.nodes + self.fours.nodes + self.counters.nodes
+    }
+
+    fn out(&self) -> bool {
+        self.spent() > self.budget
+    }
+
+    /// A share of what is left, for one search by fours.
+    fn share(&self) -> u64 {
+        THREAT_BUDGET.min(self.budget.saturating_sub(self.spent()))
+    }
+
+    /// A win by fours, else by threats with the fewest threes.
+    fn prove(&mut self, board: &Board) -> Option<Proof> {
+        if board.over() {
             return None;
         }
+        if let Some(line) = self.fours.prove(board, self.budget / 4) {
+            return Some(Proof::forced(line));
+        }
+        for threes in 1..=MAX_THREES {
+            if let Some(proof) = self.attack(board, threes) {
+                return Some(proof);
+            }
+            if self.out() {
+                return None;
+            }
+        }
+        None
     }
-    None
+
+    /// The attacker's moves that threaten: its fours, then the threes
+    /// that make and stop the most threats ([`THREE_WIDTH`]).
+    fn threat_moves(board: &Board) -> Vec<usize> {
+        let me = board.to_move();
+        let mut fours = Vec::new();
+        let mut threes = Vec::new();
+        for cell in board.near_empty() {
+            if board.may_make_four(cell, me) {
+                fours.push(cell);
+            } else if board.may_make_three(cell, me) {
+                threes.push((cell, board.gain(cell, me)));
+            }
+        }
+        threes.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        fours.extend(threes.into_iter().take(THREE_WIDTH).map(|(cell, _)| cell));
+        fours
+    }
+
+    /// A win for the side to move by continuous fours, or by threats with
+    /// at most `threes` threes.
+    fn attack(&mut self, board: &Board, threes: u32) -> Option<Proof> {
+        self.nodes += 1;
+        if self.out() {
+            return None;
+        }
+        let me = board.to_move();
+        if let Some(&win) = board.winning_squares(me).first() {
+            return Some(Proof::forced(vec![win]));
+        }
+        if let Some(line) = self.fours.prove(board, self.share()) {
+            return Some(Proof::forced(line));
+        }
+        if threes == 0 || self.failed.contains(&(board.key(), threes)) {
+            return None;
+        }
+        if let Some(proof) = self.won.get(&board.key()) {
+            return Some(proof.clone());
+        }
+        // The opponent's four must be blocked first.
+        let tries = match board.winning_squares(me.other())[..] {
+            [] => Threats::threat_moves(board),
+            [only] => vec![only],
+            _ => return None,
+        };
+        for cell in tries {
+            if let Some(proof) = self.threaten(board, cell, threes) {
+                self.won.insert(board.key(), proof.clone());
+                return Some(proof);
+            }
+            if self.out() {
+                return None;
+            }
+        }
+        if !self.out() {
+            self.failed.insert((board.key(), threes));
+        }
+        None
+    }
+
+    /// A win that starts with the side to move's stone on `cell`, with at
+    /// most `threes` threes (the stone itself counted).
+    fn threaten(&mut self, board: &Board, cell: usize, threes: u32) -> Option<Proof> {
+        let me = board.to_move();
+        let next = board.play(cell);
+        if next.winner().is_some() {
+            return Some(Proof::forced(vec![cell]));
+        }
+        if next.full() || next.can_win(me.other()) {
+            return None;
+        }
+        match next.winning_squares(me)[..] {
+            // The defender blocks one square; with two, the other makes five.
+            [block, five, ..] => return Some(Proof::forced(vec![cell, block, five])),
+            [block] => {
+                let after = next.play(block);
+                if after.over() {
+                    return None;
+                }
+                return Some(self.attack(&after, threes)?.after(&[cell, block]));
+            }
+            [] => {}
+        }
+        // A three: the attacker wins by fours if the defender passes.
+        let mut passed = next.clone();
+        passed.set_to_move(me);
+        let threat = self.fours.prove(&passed, self.share())?;
+        // A defender who wins by fours first refutes it.
+        if self.counters.prove(&next, self.share()).is_some() {
+            return None;
+        }
+        // A defence elsewhere meets the fours threatened.
+        let mut plies = 2 + threat.len();
+        let mut longest: Option<Proof> = None;
+        let replies = refutations(&next, &threat);
+        for reply in replies {
+            let after = next.play(reply);
+            if after.over() {
+                return None;
+            }
+            let rest = self.attack(&after, threes - 1)?.after(&[cell, reply]);
+            plies = plies.max(rest.plies);
+            if longest.as_ref().is_none_or(|l| rest.plies > l.plies) {
+                longest = Some(rest);
+            }
+        }
+        let line = longest.map_or_else(|| vec![cell], |l| l.line);
+        Some(Proof { line, plies })
+    }
+}
+
+/// A win for the side to move by continuous fours or, failing that, by
+/// threats (fours and threes), found within `budget` positions. A win by
+/// fours is the shortest such; a win by threats has the fewest threes.
+pub fn vct(board: &Board, budget: u64) -> Option<Proof> {
+    Threats::new(budget).prove(board)
 }
 
 /// A proven loss for the side to move, within `budget` positions: the
@@ -131,4 +420,107 @@ pub fn forced_loss(board: &Board, budget: u64) -> Option<Line> {
         }
         [] => None,
     }
+}
+
+/// The opponent's threat: a win by fours or threats it would have were
+/// the side to move to pass (found within `budget` positions), and the
+/// squares that may meet it, the likeliest first: those of its line, the
+/// squares its fours threaten five on, and the side to move's own fours
+/// and near-fours (see [`refutations`]; for a threat with threes the
+/// squares are where to look first, not all that may meet it).
+pub fn threat_against(board: &Board, budget: u64) -> Option<(Proof, Vec<usize>)> {
+    if board.over() || board.can_win(board.to_move()) || board.can_win(board.to_move().other()) {
+        return None;
+    }
+    let mut passed = board.clone();
+    passed.set_to_move(board.to_move().other());
+    let proof = vct(&passed, budget)?;
+    let squares = refutations(board, &proof.line);
+    Some((proof, squares))
+}
+
+/// True when the side to move on `board` (the opponent of the one who
+/// just moved) has a single square to block a four on, after which the
+/// four's maker still faces a threat (see [`threat_against`], searched
+/// within `budget` positions) or a four: the four only put the threat off.
+fn delays(board: &Board, budget: u64) -> bool {
+    let [block] = board.winning_squares(board.to_move().other())[..] else { return false };
+    let after = board.play(block);
+    !after.over() && (after.can_win(after.to_move().other()) || threat_against(&after, budget).is_some())
+}
+
+/// The side to move's moves that may hold against the opponent's threat
+/// (see [`threat_against`]): the squares that may meet it, the side to
+/// move's fours and `others`, less those after which the opponent is
+/// proven to win all the same, the likeliest first. The threat is looked
+/// for within a quarter of `budget` positions; the moves are then checked
+/// in rounds, each with four times the positions of the one before, while
+/// more than one is left and the budget allows: where a round proves every
+/// move left lost, the moves of the round before are kept (the ones that
+/// resist longest). A four that only puts the threat off (after its
+/// forced block the threat, or a four, is still there) is dropped where
+/// other moves hold; where after some moves the opponent's search ran out
+/// of moves to try rather than of positions, those alone are kept, as the
+/// likelier to hold. What is left is not proven to hold: the engine's
+/// search chooses among it. `None` where the opponent threatens no proven
+/// win, or every move tried loses at the first round.
+pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usize>> {
+    let (_, squares) = threat_against(board, budget / 4)?;
+    let me = board.to_move();
+    let mut tried = [false; MAX_CELLS];
+    let fours: Vec<usize> = board.near_empty().filter(|&cell| board.may_make_four(cell, me)).collect();
+    let mut left: Vec<usize> = squares
+        .into_iter()
+        .chain(fours)
+        .chain(others.iter().copied())
+        .filter(|&cell| board.cell(cell).is_none() && !std::mem::replace(&mut tried[cell], true))
+        .collect();
+    let mut spent = budget / 4;
+    let mut each = (budget / 64).max(100);
+    let mut first = true;
+    while left.len() > 1 || first {
+        if !first && spent + each * left.len() as u64 > budget {
+            break;
+        }
+        let mut holding = Vec::new();
+        let mut safe = Vec::new();
+        let mut delaying = Vec::new();
+        for &cell in &left {
+            let after = board.play(cell);
+            if after.winner().is_some() {
+                holding.push(cell);
+                continue;
+            }
+            let mut search = Threats::new(each);
+            let lost = search.prove(&after).is_some();
+            spent += search.spent().min(each);
+            if lost {
+                continue;
+            }
+            if first && delays(&after, each) {
+                delaying.push(cell);
+            } else {
+                holding.push(cell);
+                if !search.out() {
+                    safe.push(cell);
+                }
+            }
+        }
+        if holding.is_empty() {
+            holding = std::mem::take(&mut delaying);
+        }
+        match (holding.is_empty(), first) {
+            (true, true) => return None,
+            (true, false) => break,
+            (false, _) => left = holding,
+        }
+        // A move after which the opponent's search ran out of moves to try,
+        // not of positions, is likelier to hold than one it could not finish.
+        if !safe.is_empty() {
+            left = safe;
+        }
+        first = false;
+        each *= 4;
+    }
+    Some(left)
 }
