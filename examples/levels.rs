@@ -1,24 +1,33 @@
 //! Calibrates the difficulty levels (`level` 1 to 10): every level plays
-//! the level below it, level 1 plays a uniformly random player, and level
-//! 10 plays perfect play where a perfect player is at hand; the openings
-//! are seeded and varied (Connect Four: 2 random moves; tic-tac-toe: 1;
-//! Othello: 4), each played once from each side. Prints each level's score
-//! against the one below and an Elo-like rating per level (level 1 at 0),
-//! as Markdown.
+//! the level below it, level 1 plays a uniformly random player (in
+//! Gomoku, one that picks among the empty squares within two steps of a
+//! stone), and level 10 plays perfect play where a perfect player is at
+//! hand; the openings are seeded and varied (Connect Four: 2 random moves;
+//! tic-tac-toe: 1; Othello: 4; Gomoku, 15x15 freestyle: 2 stones within
+//! two steps of the centre), each played once from each side. Prints each
+//! level's score against the one below and an Elo-like rating per level
+//! (level 1 at 0), as Markdown.
 //!
 //! A level plays as the service plays it: the search its level sets (the
-//! engine at the level's depth, with the built-in opening book and the
-//! endgame solvers, at level 10 with the service's default one-second
-//! budget; plain minimax for tic-tac-toe), then the level's softmax choice
-//! over the root moves.
+//! engine at the level's depth, with the built-in opening book, the
+//! endgame solvers or Gomoku's threat prover, at level 10 with the
+//! service's default one-second budget; plain minimax for tic-tac-toe),
+//! then the level's softmax choice over the root moves. Gomoku's levels
+//! also keep the service's one-second deadline below level 10, and the
+//! ladder says how deep and how long each level searched a move.
 //!
-//! `cargo run --release --example levels [pairs] [connect4|tictactoe|othello]`
+//! `cargo run --release --example levels [pairs] [connect4|tictactoe|othello|gomoku]`
 //! (default: 50 pairs of games per Connect Four matchup, ten times as many
-//! for tic-tac-toe, a fifth as many for Othello, whose games are longest;
-//! every game). `OTHELLO_MS=n` gives Othello's level 10 a budget of n ms a
+//! for tic-tac-toe, a fifth as many for Othello and a fifth as many for
+//! Gomoku, whose games are longest; every game). `OTHELLO_MS=n` and
+//! `GOMOKU_MS=n` give Othello's or Gomoku's level 10 a budget of n ms a
 //! move instead of the service's default 1,000.
 
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
 use bestmove::games::connect4::{Book, Connect4, Endgame};
+use bestmove::games::gomoku::{self, Board, Rule, Threats, STRIDE};
 use bestmove::games::othello::{self, Othello};
 use bestmove::games::tictactoe::{Position, TicTacToe};
 use bestmove::games::{connect4, tictactoe};
@@ -26,7 +35,8 @@ use bestmove::play::arena::{matchup, Player, Random, Record};
 use bestmove::search::{
     choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
 };
-use bestmove::suggest::MAX_LEVEL;
+use bestmove::suggest::strength::engine_choice;
+use bestmove::suggest::{Options, DEFAULT_TIME_MS, MAX_LEVEL};
 
 /// A Connect Four player at a level; `perfect` searches to the end with
 /// no budget instead (the engine's exact solve: the reference).
@@ -41,8 +51,7 @@ struct Connect4Level<'a> {
 impl Player<Connect4> for Connect4Level<'_> {
     fn pick(&mut self, position: &Connect4) -> u8 {
         let style = connect4::style(self.level);
-        let deadline = (style.max_depth.is_none() && !self.perfect)
-            .then(|| std::time::Instant::now() + std::time::Duration::from_secs(1));
+        let deadline = (style.max_depth.is_none() && !self.perfect).then(|| Instant::now() + Duration::from_secs(1));
         let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
         let oracle = Endgame::with_book(Some(self.book));
@@ -63,7 +72,7 @@ impl Player<Connect4> for Connect4Level<'_> {
 /// An Othello player at a level, level 10 with `budget` a move.
 struct OthelloLevel {
     level: u8,
-    budget: std::time::Duration,
+    budget: Duration,
     table: Table,
     rng: fastrand::Rng,
 }
@@ -71,7 +80,7 @@ struct OthelloLevel {
 impl Player<Othello> for OthelloLevel {
     fn pick(&mut self, position: &Othello) -> u8 {
         let style = othello::style(self.level);
-        let deadline = style.max_depth.is_none().then(|| std::time::Instant::now() + self.budget);
+        let deadline = style.max_depth.is_none().then(|| Instant::now() + self.budget);
         let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
         let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
         let oracle = othello::Endgame::default();
@@ -93,6 +102,85 @@ impl Player<Othello> for OthelloLevel {
             _ => result.best_move.expect("a position that is not over has a move"),
         }
     }
+}
+
+/// How a Gomoku level searched its moves: the depth each reached, and
+/// the time taken in all and at most.
+#[derive(Clone, Default)]
+struct Searched {
+    depths: Vec<u32>,
+    time: Duration,
+    slowest: Duration,
+}
+
+/// A Gomoku player at a level, as the service answers a request with
+/// `level` and a budget of `budget` a move (which cuts every level's
+/// search, not only level 10's): the engine with the threat prover as its
+/// oracle, then the service's own choice among the root moves, weighed in
+/// the evaluation's points.
+struct GomokuLevel<'a> {
+    level: u8,
+    budget: Duration,
+    table: Table,
+    rng: fastrand::Rng,
+    searched: &'a RefCell<[Searched; MAX_LEVEL as usize]>,
+}
+
+impl Player<Board> for GomokuLevel<'_> {
+    fn pick(&mut self, board: &Board) -> u16 {
+        let style = gomoku::style(self.level);
+        let started = Instant::now();
+        let limits = Limits { max_depth: style.max_depth, deadline: Some(started + self.budget), ..Limits::default() };
+        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
+        let result = engine_with_oracle(board, &Threats::default(), limits, &mut self.table, options, &mut |_| {})
+            .expect("nothing cancels it");
+        let request = Options {
+            max_depth: style.max_depth,
+            tie_break: TieBreak::First,
+            seed: 0,
+            mistake: 0.0,
+            level: Some(self.level),
+            temperature: Some(style.temperature),
+            time_ms: Some(self.budget.as_millis() as u64),
+            max_moves: usize::MAX,
+            compare: Some(false),
+        };
+        let choice = engine_choice(&result, gomoku::points, None, &request, &mut self.rng)
+            .expect("a position that is not over has a move");
+        let elapsed = started.elapsed();
+        let searched = &mut self.searched.borrow_mut()[usize::from(self.level - 1)];
+        searched.depths.push(result.depth);
+        searched.time += elapsed;
+        searched.slowest = searched.slowest.max(elapsed);
+        choice.mv
+    }
+}
+
+/// A Gomoku player that picks uniformly among the empty squares within
+/// two steps of a stone.
+struct NearRandom(fastrand::Rng);
+
+impl Player<Board> for NearRandom {
+    fn pick(&mut self, board: &Board) -> u16 {
+        let near: Vec<usize> = board.near_empty().collect();
+        near[self.0.usize(..near.len())] as u16
+    }
+}
+
+/// A Gomoku opening: 2 stones, each on an empty square within two steps
+/// of the centre of the 15x15 board (freestyle).
+fn gomoku_opening(seed: u64) -> Board {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut board = Board::empty(gomoku::DEFAULT_SIZE, Rule::Freestyle);
+    let (row, column) = (board.centre() / STRIDE, board.centre() % STRIDE);
+    for _ in 0..2 {
+        let near: Vec<usize> = (row - 2..=row + 2)
+            .flat_map(|r| (column - 2..=column + 2).map(move |c| r * STRIDE + c))
+            .filter(|&cell| board.cell(cell).is_none())
+            .collect();
+        board = board.play(near[rng.usize(..near.len())]);
+    }
+    board
 }
 
 /// A tic-tac-toe player at a level.
@@ -147,7 +235,7 @@ fn main() {
     let only = std::env::args().nth(2);
     let wanted = |game: &str| only.as_deref().is_none_or(|o| o == game);
     let book = Book::embedded().expect("the built-in book");
-    let started = std::time::Instant::now();
+    let started = Instant::now();
     println!("Levels: each matchup plays every opening once from each side.");
 
     if wanted("connect4") {
@@ -160,30 +248,34 @@ fn main() {
     if wanted("othello") {
         // Othello games are the longest: a fifth as many.
         let ms = std::env::var("OTHELLO_MS").ok().and_then(|ms| ms.parse().ok()).unwrap_or(1000);
-        othello_ladder((pairs / 5).max(1), std::time::Duration::from_millis(ms));
+        othello_ladder((pairs / 5).max(1), Duration::from_millis(ms));
+    }
+    if wanted("gomoku") {
+        // Gomoku games are as long, and its deeper levels slower: a fifth
+        // as many.
+        let ms = std::env::var("GOMOKU_MS").ok().and_then(|ms| ms.parse().ok()).unwrap_or(DEFAULT_TIME_MS);
+        gomoku_ladder((pairs / 5).max(1), Duration::from_millis(ms));
     }
     println!("\n{:.0} s in all.", started.elapsed().as_secs_f64());
 }
 
-/// Prints the ladder of `game`: level 1 against a random player, then
-/// every level against the one below, over `pairs` openings of `plies`
-/// random moves from `start` (seeded from `base`); `at(level, seed)` makes
-/// a player. Returns level 10's rating.
+/// Prints the ladder of a game: level 1 against `random` (named
+/// `random_name`), then every level against the one below, over `pairs`
+/// openings (`opening(i)` the i-th, described as `openings`); `at(level,
+/// seed)` makes a player. Returns level 10's rating.
 fn ladder<G: Game, P: Player<G>>(
     title: &str,
     pairs: usize,
-    start: &G,
-    plies: usize,
-    base: u64,
+    (openings, opening): (&str, &dyn Fn(usize) -> G),
+    (random_name, random): (&str, &mut dyn Player<G>),
     at: &dyn Fn(u8, u64) -> P,
 ) -> f64 {
-    let s = if plies == 1 { "" } else { "s" };
-    println!("\n{title} ({pairs} openings of {plies} random move{s})\n");
+    println!("\n{title} ({pairs} openings of {openings})\n");
     println!("| Matchup | Wins | Draws | Losses | Score | Rating |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
-    let mut openings = |i: usize| opening(start, plies, base + i as u64);
-    let record = matchup(pairs, &mut openings, &mut at(1, 1), &mut Random(fastrand::Rng::with_seed(2)));
-    line("1 vs random", record, 0.0);
+    let mut openings = |i: usize| opening(i);
+    let record = matchup(pairs, &mut openings, &mut at(1, 1), random);
+    line(&format!("1 vs {random_name}"), record, 0.0);
     let mut rating = 0.0;
     for level in 2..=MAX_LEVEL {
         let record = matchup(pairs, &mut openings, &mut at(level, 3), &mut at(level - 1, 4));
@@ -191,6 +283,13 @@ fn ladder<G: Game, P: Player<G>>(
         line(&format!("{level} vs {}", level - 1), record, rating);
     }
     rating
+}
+
+/// Openings of `plies` random moves from `start`, the i-th seeded from
+/// `base + i`, and their description.
+fn random_openings<G: Game>(start: &G, plies: usize, base: u64) -> (String, impl Fn(usize) -> G + '_) {
+    let s = if plies == 1 { "" } else { "s" };
+    (format!("{plies} random move{s}"), move |i: usize| opening(start, plies, base + i as u64))
 }
 
 fn connect4(pairs: usize, book: &Book) {
@@ -202,7 +301,9 @@ fn connect4(pairs: usize, book: &Book) {
         table: Table::with_bytes(16 << 20),
         rng: fastrand::Rng::with_seed(seed),
     };
-    let rating = ladder("Connect Four", pairs, &start, 2, 1000, &at);
+    let (openings, seeded) = random_openings(&start, 2, 1000);
+    let mut random = Random(fastrand::Rng::with_seed(2));
+    let rating = ladder("Connect Four", pairs, (&openings, &seeded), ("random", &mut random), &at);
     // Level 10 against perfect play (the engine's exact solve, no budget).
     let mut perfect = at(10, 5);
     perfect.perfect = true;
@@ -213,7 +314,9 @@ fn connect4(pairs: usize, book: &Book) {
 fn tictactoe(pairs: usize) {
     let start = Position::parse(".........", None).expect("the empty board").game();
     let at = |level: u8, seed: u64| TicTacToeLevel { level, rng: fastrand::Rng::with_seed(seed) };
-    ladder("Tic-tac-toe", pairs, &start, 1, 2000, &at);
+    let (openings, seeded) = random_openings(&start, 1, 2000);
+    let mut random = Random(fastrand::Rng::with_seed(2));
+    ladder("Tic-tac-toe", pairs, (&openings, &seeded), ("random", &mut random), &at);
     // Level 10 against every level and a random player: it never loses.
     let mut openings = |i: usize| opening(&start, 1, 3000 + i as u64);
     let mut lost = 0;
@@ -237,7 +340,7 @@ fn tictactoe(pairs: usize) {
     );
 }
 
-fn othello_ladder(pairs: usize, budget: std::time::Duration) {
+fn othello_ladder(pairs: usize, budget: Duration) {
     let at = |level: u8, seed: u64| OthelloLevel {
         level,
         budget,
@@ -245,5 +348,41 @@ fn othello_ladder(pairs: usize, budget: std::time::Duration) {
         rng: fastrand::Rng::with_seed(seed),
     };
     let title = format!("Othello, level 10 with {} ms a move", budget.as_millis());
-    ladder(&title, pairs, &Othello::START, 4, 4000, &at);
+    let (openings, seeded) = random_openings(&Othello::START, 4, 4000);
+    let mut random = Random(fastrand::Rng::with_seed(2));
+    ladder(&title, pairs, (&openings, &seeded), ("random", &mut random), &at);
+}
+
+fn gomoku_ladder(pairs: usize, budget: Duration) {
+    let searched = RefCell::new(std::array::from_fn(|_| Searched::default()));
+    let at = |level: u8, seed: u64| GomokuLevel {
+        level,
+        budget,
+        table: Table::with_bytes(64 << 20),
+        rng: fastrand::Rng::with_seed(seed),
+        searched: &searched,
+    };
+    let title = format!("Gomoku (15x15, freestyle), {} ms a move", budget.as_millis());
+    let opening = |i: usize| gomoku_opening(5000 + i as u64);
+    let mut random = NearRandom(fastrand::Rng::with_seed(2));
+    let openings = ("2 stones within two steps of the centre", &opening as &dyn Fn(usize) -> Board);
+    ladder(&title, pairs, openings, ("random near the stones", &mut random), &at);
+    // How deep each level searched, over all its games (level 10: the
+    // depth the budget reaches; a forced line deepens further than a
+    // quiet position, hence the median).
+    println!("\n| Level | Moves | Median depth | Mean depth | Mean time a move | Slowest move |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (level, s) in searched.borrow_mut().iter_mut().enumerate() {
+        let moves = s.depths.len().max(1) as f64;
+        s.depths.sort_unstable();
+        println!(
+            "| {} | {} | {} | {:.1} | {:.0} ms | {:.0} ms |",
+            level + 1,
+            s.depths.len(),
+            s.depths.get(s.depths.len() / 2).copied().unwrap_or(0),
+            s.depths.iter().map(|&d| f64::from(d)).sum::<f64>() / moves,
+            s.time.as_secs_f64() * 1000.0 / moves,
+            s.slowest.as_secs_f64() * 1000.0
+        );
+    }
 }
