@@ -50,7 +50,7 @@ pub fn pick<M: Copy>(
 /// `level_score`'s units, with the plies of a drawn line as
 /// `draw_plies`), else the engine's own best move (with the same chance
 /// of a mistake).
-pub fn engine_choice<M: Copy>(
+pub fn engine_choice<M: Copy + PartialEq>(
     result: &EngineResult<M>,
     level_score: fn(Score) -> Score,
     draw_plies: Option<u64>,
@@ -72,7 +72,18 @@ pub fn engine_choice<M: Copy>(
         })
         .collect();
     match scored {
-        Some(scored) if !scored.is_empty() => pick(&scored, options, false, rng),
+        Some(mut scored) if !scored.is_empty() => {
+            // Among equally scored moves, the first is the engine's own best
+            // (the one its line of best play follows).
+            let engine_best = scored.iter().position(|m| Some(m.mv) == result.best_move);
+            let plays_best =
+                options.temperature.is_none() && options.mistake == 0.0 && options.tie_break == TieBreak::First;
+            if let Some(i) = engine_best.filter(|_| plays_best) {
+                let best = scored.remove(i);
+                scored.insert(0, best);
+            }
+            pick(&scored, options, false, rng)
+        }
         _ => {
             let best = result.best_move?;
             if rng.f64() < options.mistake {

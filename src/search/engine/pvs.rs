@@ -261,6 +261,17 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 })
                 .collect();
             self.solve_bounded(&children, &centres, &mut result.root_moves, &mut announced, started, progress);
+            // The line leads with the first move in the game's order among
+            // those solved to the best score, as when every move is scored
+            // from the start.
+            let first = result.root_moves.iter().find(|m| m.exact && m.score == Some(result.score)).map(|m| m.mv);
+            if first.is_some() && first != result.best_move && self.stop == Stop::Running {
+                let line = self.line(root, from_score(result.score), self.target, first);
+                if self.stop == Stop::Running && line.first() == first.as_ref() {
+                    result.best_move = first;
+                    result.principal_variation = line;
+                }
+            }
         }
         self.announce(&result.root_moves, &mut announced, false, started, progress);
         self.finish(result, started)
