@@ -71,6 +71,7 @@ fn every_move_of_every_tic_tac_toe_position_is_judged_as_the_solved_game_says() 
         watched: false,
         compare: false,
         shared_table: None,
+        equal_depths: true,
     };
     let scale = Scale { points_per_unit: None, chance_slope: 0.01, distance_counts: true, good_margin: 0 };
     let (mut judged, mut counts) = (0, HashMap::new());

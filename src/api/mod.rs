@@ -122,6 +122,7 @@ impl AppState {
             watched: false,
             compare: self.config.compare,
             shared_table: None,
+            equal_depths: false,
         }
     }
 

@@ -59,6 +59,11 @@ pub struct Context<'a> {
     /// review); `None`: each search takes a table from `tables` and starts
     /// it empty.
     pub shared_table: Option<&'a RefCell<Table>>,
+    /// Every move's score is wanted at the same depth (a review compares
+    /// the move played with the best one): under a budget the engine then
+    /// scores every move at each iteration, rather than searching the best
+    /// move alone deeper (see [`EngineOptions::equal_depths`]).
+    pub equal_depths: bool,
 }
 
 /// Whether this request runs the searches its answer is not read from.
@@ -416,8 +421,12 @@ pub fn engine<G: Solver>(
         && options.level.is_none()
         && options.mistake == 0.0
         && options.tie_break == TieBreak::First;
-    let engine_options =
-        EngineOptions { score_root_moves: !best_only, deepen_first: context.watched, ..EngineOptions::default() };
+    let engine_options = EngineOptions {
+        score_root_moves: !best_only,
+        deepen_first: context.watched,
+        equal_depths: context.equal_depths,
+        ..EngineOptions::default()
+    };
     let mut run = |table: &mut Table, engine_options: EngineOptions| {
         run_engine(
             game,

@@ -256,9 +256,13 @@ struct Scored {
 }
 
 impl Scored {
+    /// A move's entry in an answer's `moves`. A bound (`"bound"`: the
+    /// move proven no better than the best, its own score not found) says
+    /// nothing of how much the move loses: it reads as unscored.
     fn read(entry: &Map<String, Value>, exact_default: bool) -> Scored {
+        let bounded = entry.get("bound").is_some_and(|b| !b.is_null());
         Scored {
-            score: entry.get("score").and_then(Value::as_i64),
+            score: entry.get("score").and_then(Value::as_i64).filter(|_| !bounded),
             exact: entry.get("exact").and_then(Value::as_bool).unwrap_or(exact_default),
             evaluation: entry.get("evaluation").and_then(Value::as_i64),
             plies: entry.get("plies_to_end").and_then(Value::as_u64),
@@ -532,6 +536,7 @@ pub fn review(
                 watched: false,
                 compare: false,
                 shared_table: Some(table),
+                equal_depths: true,
             };
             let options = ply_options(share.as_millis() as u64);
             let answer = played.before.answer(&options, &ply_context, cancel, &mut |_| {})?;

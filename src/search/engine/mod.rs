@@ -91,6 +91,11 @@ pub struct EngineOptions {
     /// plies from the position, to a depth counted from it, or to the
     /// end), so a search may take them as it takes its own iterations'.
     pub keep_table: bool,
+    /// With `score_root_moves` under a budget, score every move at each
+    /// iteration of the midgame, so that all are searched to the same
+    /// depth, instead of searching the best move alone once a share of the
+    /// budget is spent.
+    pub equal_depths: bool,
 }
 
 /// One root move, as the engine scored it.

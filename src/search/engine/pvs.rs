@@ -95,7 +95,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         // Under a budget, once its share for scoring every move is spent,
         // the iterations search the root for its own score (see
         // `EVERY_MOVE_SHARE`).
-        let selective_budget = target == u32::MAX && !options.full_width;
+        let selective_budget = target == u32::MAX && !options.full_width && !options.equal_depths;
         let mut previous: Option<(Option<G::Move>, S)> = None;
         let root_moves: Vec<G::Move> = if options.score_root_moves { root.moves().collect() } else { Vec::new() };
         let children: Vec<G> = root_moves.iter().map(|&mv| root.play(mv)).collect();
