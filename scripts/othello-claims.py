@@ -20,6 +20,8 @@ what it claims, against the exact values:
             the depth searched, a win by at least `score` discs (score > 0)
             or a loss by at least that much (score < 0): the exact value
             must have the same sign and at least the same magnitude;
+  bound     "bound": "upper", "exact": false: the move was shown no better
+            than the proven best, so the exact value is at most `score`;
   estimate  "exact": false, "evaluation" set, `score` 0: claims nothing;
   null      `score` null (nothing found within the budget): claims nothing.
 
@@ -215,6 +217,8 @@ def kind(entry):
     score, exact, evaluation = entry.get("score"), entry.get("exact"), entry.get("evaluation")
     if score is None:
         return "null" if exact is not True else "malformed"
+    if entry.get("bound") is not None:
+        return "bound" if entry.get("bound") == "upper" and exact is False and evaluation is None else "malformed"
     if exact is True:
         return "exact" if evaluation is None else "malformed"
     if exact is False and evaluation is None:
@@ -230,6 +234,8 @@ def holds(what, score, value):
         return score == value
     if what == "forced":
         return value >= score if score > 0 else value <= score
+    if what == "bound":
+        return value <= score
     if what == "malformed":
         return False
     return True  # estimate, null: nothing claimed
@@ -241,6 +247,8 @@ def describe(what, entry):
     if what == "forced":
         return "forced %+d (%s by at least %d)" % (entry["score"], "win" if entry["score"] > 0 else "loss",
                                                     abs(entry["score"]))
+    if what == "bound":
+        return "at most %+d (an upper bound)" % entry["score"]
     return "malformed: score %s, exact %s, evaluation %s" % (
         json.dumps(entry.get("score")), json.dumps(entry.get("exact")), json.dumps(entry.get("evaluation")))
 
@@ -271,7 +279,7 @@ def main():
 
 
 def check(args, url):
-    counts = {k: 0 for k in ("exact", "forced", "estimate", "null", "malformed")}
+    counts = {k: 0 for k in ("exact", "forced", "bound", "estimate", "null", "malformed")}
     top_counts = dict(counts)
     checked = not_solved = 0
     wrong = []
@@ -314,8 +322,8 @@ def check(args, url):
     print("Positions checked: %d (%d more not solved exactly within %d ms, skipped)" % (
         checked, not_solved, EXACT_TIME_MS))
     for label, table in (("Move entries", counts), ("Top-level answers", top_counts)):
-        print("%s checked: %d: exact %d, forced %d, estimate %d, null %d%s" % (
-            label, sum(table.values()), table["exact"], table["forced"], table["estimate"], table["null"],
+        print("%s checked: %d: exact %d, forced %d, bound %d, estimate %d, null %d%s" % (
+            label, sum(table.values()), table["exact"], table["forced"], table["bound"], table["estimate"], table["null"],
             ", malformed %d" % table["malformed"] if table["malformed"] else ""))
     by_kind = {}
     for _, _, claimed, _ in wrong:

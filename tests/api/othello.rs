@@ -393,12 +393,17 @@ async fn an_exact_answer_gives_the_line_of_best_play_to_the_end_of_the_game() {
 }
 
 /// What an Othello score entry (an answer's, or a move's) claims, checked
-/// against the exact score: a proven score is it; an outcome forced within
-/// the depth searched (not exact, no evaluation, not 0) is a win or loss by
-/// at least as much; an estimate (an evaluation, score 0) claims nothing.
+/// against the exact score: a proven score is it; a bound (`"bound":
+/// "upper"`) is at least it; an outcome forced within the depth searched
+/// (not exact, no evaluation, not 0) is a win or loss by at least as much;
+/// an estimate (an evaluation, score 0) claims nothing.
 fn check_claim(entry: &Value, exact: i64, context: &Value) {
     let score = entry["score"].as_i64().unwrap();
-    if entry["exact"] == true {
+    if entry["bound"] == "upper" {
+        assert_eq!(entry["exact"], false, "{entry}");
+        assert!(entry["evaluation"].is_null() && entry["plies_to_end"].is_null(), "{entry}");
+        assert!(exact <= score, "a bound the exact score passes (exact {exact}): {entry} in {context}");
+    } else if entry["exact"] == true {
         assert_eq!(score, exact, "a proven score is wrong: {entry} in {context}");
         assert!(entry["evaluation"].is_null(), "{entry}");
     } else if entry["evaluation"].is_null() {
