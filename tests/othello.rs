@@ -271,7 +271,8 @@ fn cut_by_its_budget_the_heuristic_driver_answers_its_deepest_finished_iteration
 /// Near the end, asked for every move's score under a budget, the engine
 /// proves the best move first, as a solver does: what it answers is exact
 /// where it says so, a move left with a bound scores no more than it, and
-/// some budgets prove the best move before the others.
+/// some budgets prove the best move before the others. Asked for every
+/// move at one depth (`equal_depths`, as a review asks), none is bounded.
 #[test]
 fn under_a_budget_near_the_end_the_best_move_is_proven_first_and_the_others_bounded() {
     let mut rng = fastrand::Rng::with_seed(53);
@@ -311,6 +312,16 @@ fn under_a_budget_near_the_end_the_best_move_is_proven_first_and_the_others_boun
             }
             bounded += usize::from(cut.root_moves.iter().any(|m| m.upper_bound));
             checked += 1;
+            // Asked for every move at one depth (as a review asks), no move
+            // is left with a bound: each has a score of its own.
+            let equal = EngineOptions { equal_depths: true, ..options };
+            let even = engine_with_oracle(&root, &oracle, limits, &mut table, equal, &mut |_| {}).unwrap();
+            for m in &even.root_moves {
+                assert!(m.score.is_some() && !m.upper_bound, "{moves} in {budget}, equal depths: {m:?}");
+                if m.exact {
+                    assert_eq!(m.score, Some(truth(m.mv)), "{moves} in {budget}, equal depths: {m:?}");
+                }
+            }
         }
     }
     assert_eq!(checked, 48);

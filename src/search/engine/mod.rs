@@ -92,9 +92,11 @@ pub struct EngineOptions {
     /// end), so a search may take them as it takes its own iterations'.
     pub keep_table: bool,
     /// With `score_root_moves` under a budget, score every move at each
-    /// iteration of the midgame, so that all are searched to the same
-    /// depth, instead of searching the best move alone once a share of the
-    /// budget is spent.
+    /// iteration, so that all are searched to the same depth and each has
+    /// a score of its own (never a bound): in the midgame instead of
+    /// searching the best move alone once a share of the budget is spent,
+    /// near the end instead of proving the best move first and bounding
+    /// the others.
     pub equal_depths: bool,
 }
 

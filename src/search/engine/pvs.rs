@@ -142,8 +142,10 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             self.root_best = None;
             self.proven_best = None;
             // Near the end, the iterations search the root as a solver does
-            // (see `BEST_FIRST_PLIES`), once one has scored every move.
+            // (see `BEST_FIRST_PLIES`), once one has scored every move;
+            // with `equal_depths` every move keeps its own score to the end.
             let best_first = !result.root_moves.is_empty()
+                && !options.equal_depths
                 && (reach.is_some_and(|r| limit + BEST_FIRST_PLIES >= r) || (selective_budget && scoring_spent(&self)));
             let mut scored = Vec::with_capacity(root_moves.len());
             let score = if root_moves.is_empty() || best_first {
