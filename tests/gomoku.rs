@@ -7,7 +7,9 @@
 //! lines are replayed and end in the attacker's five.
 
 use bestmove::games::board::Player;
-use bestmove::games::gomoku::{forced_loss, refutations, square_name, vcf, vct, Board, Position, Rule, Status, STRIDE};
+use bestmove::games::gomoku::{
+    defences, forced_loss, refutations, square_name, vcf, vct, Board, Position, Rule, Status, STRIDE,
+};
 use bestmove::search::Game;
 
 /// The reference board: `cells[row][column]`, row 0 at the bottom.
@@ -468,4 +470,22 @@ fn a_double_three_is_proven_won_by_threats() {
         let rest = vct(&after, 100_000).unwrap_or_else(|| panic!("{} holds", square_name(reply)));
         assert!(2 + rest.plies <= proof.plies, "{} {rest:?} {proof:?}", square_name(reply));
     }
+}
+
+/// A four that also blocks the opponent's threat is a defence, not a
+/// delay: O's l8 makes a four (k8 to n8) and stands on X's diagonal j6-k7,
+/// which X's threat needs. It is the only move that holds (Rapfi, a
+/// million positions deep, in `tests/data/gomoku/defence.txt`), and the
+/// moves kept against the threat keep it.
+#[test]
+fn a_four_on_the_threat_is_kept_among_the_defences() {
+    let names: Vec<String> =
+        "k7 i7 k5 h6 g7 m8 j8 i9 j6 j5 k6 k8 l6 m6 m7 n8 o7".split(' ').map(String::from).collect();
+    let position = Position::from_names(&names, 15, Rule::Freestyle, |_| "moves".into()).unwrap();
+    let board = position.board();
+    let square = |name: &str| bestmove::games::gomoku::parse_square(name, 15).unwrap();
+    // X threatens a win were O to pass; l8 meets it.
+    let left = defences(board, &[], 300_000).expect("X threatens a win");
+    assert!(left.contains(&square("l8")), "{:?}", left.iter().map(|&c| square_name(c)).collect::<Vec<_>>());
+    assert!(vct(&board.play(square("l8")), 300_000).is_none());
 }

@@ -457,9 +457,9 @@ fn delays(board: &Board, budget: u64) -> bool {
 /// in rounds, each with four times the positions of the one before, while
 /// more than one is left and the budget allows: where a round proves every
 /// move left lost, the moves of the round before are kept (the ones that
-/// resist longest). A four that only puts the threat off (after its
-/// forced block the threat, or a four, is still there) is dropped where
-/// other moves hold; where after some moves the opponent's search ran out
+/// resist longest). A four that only puts the threat off (played off the
+/// squares that may meet the threat, and after its forced block the
+/// threat, or a four, is still there) is dropped where other moves hold; where after some moves the opponent's search ran out
 /// of moves to try rather than of positions, those alone are kept, as the
 /// likelier to hold. What is left is not proven to hold: the engine's
 /// search chooses among it. `None` where the opponent threatens no proven
@@ -467,6 +467,12 @@ fn delays(board: &Board, budget: u64) -> bool {
 pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usize>> {
     let (_, squares) = threat_against(board, budget / 4)?;
     let me = board.to_move();
+    // The squares that may meet the threat: a four on one of them may
+    // change the threat, not only put it off.
+    let mut meets = [false; MAX_CELLS];
+    for &cell in &squares {
+        meets[cell] = true;
+    }
     let mut tried = [false; MAX_CELLS];
     let fours: Vec<usize> = board.near_empty().filter(|&cell| board.may_make_four(cell, me)).collect();
     let mut left: Vec<usize> = squares
@@ -497,7 +503,7 @@ pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usiz
             if lost {
                 continue;
             }
-            if first && delays(&after, each) {
+            if first && !meets[cell] && delays(&after, each) {
                 delaying.push(cell);
             } else {
                 holding.push(cell);
