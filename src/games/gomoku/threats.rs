@@ -459,9 +459,10 @@ fn delays(board: &Board, budget: u64) -> bool {
 /// move left lost, the moves of the round before are kept (the ones that
 /// resist longest). A four that only puts the threat off (played off the
 /// squares that may meet the threat, and after its forced block the
-/// threat, or a four, is still there) is dropped where other moves hold; where after some moves the opponent's search ran out
-/// of moves to try rather than of positions, those alone are kept, as the
-/// likelier to hold. What is left is not proven to hold: the engine's
+/// threat, or a four, is still there) is dropped where other moves hold;
+/// where after some moves the opponent's search ran out of moves to try
+/// rather than of positions, those alone are kept, as the likelier to
+/// hold. What is left is not proven to hold: the engine's
 /// search chooses among it. `None` where the opponent threatens no proven
 /// win, or every move tried loses at the first round.
 pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usize>> {

@@ -433,10 +433,10 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
 /// True when [`Engine::child_cut`] is worth its table probes at a
 /// position with `left` plies to search below: where at least
 /// `CHILD_CUT_PLIES` plies may be left, in the game and in the search. (In
-/// a midgame search to a depth, measured at depth 12 on ten positions of
-/// 30 to 44 empty squares with `scripts/othello-compare.sh PART=speed`'s
-/// positions, the probes at every node saved under 2% of the positions
-/// and cost 14% of the time.)
+/// an Othello midgame search to depth 12, `scripts/othello-compare.sh
+/// PART=speed` on ten positions of 30 to 44 empty squares, probes at every
+/// node saved 2.5% of the positions and took 13% more time: see
+/// docs/figures.md.)
 #[inline(always)]
 fn child_cuts_pay<G: Game>(pos: &G, left: u32) -> bool {
     pos.max_plies_hint().min(left as usize) >= CHILD_CUT_PLIES
