@@ -160,7 +160,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         progress: &mut dyn FnMut(&Progress<'_, G::Move>),
     ) {
         self.limit = target;
-        self.next_check = self.nodes;
+        self.check_now();
         self.deadline_active = true;
         let mut order: Vec<(G::Move, i32)> = Vec::new();
         let _ = root.engine_moves(&mut order);

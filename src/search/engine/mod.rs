@@ -66,7 +66,7 @@ mod node;
 mod picker;
 mod pvs;
 
-use budget::{Stop, CHECK_INTERVAL};
+use budget::{Stop, CHECK_INTERVAL, CLOCK_INTERVAL_START};
 
 /// What the engine computes beyond the best move.
 #[derive(Clone, Copy, Debug, Default)]
@@ -262,7 +262,14 @@ struct Engine<'a, G: Solver, S, O> {
     book_hits: u64,
     /// Lines cut by the depth limit (or decided by a table entry that was).
     cuts: u64,
+    /// The node count at which the budget is next looked at.
     next_check: u64,
+    /// The node count at which the counts are next checked (every
+    /// `CHECK_INTERVAL` nodes).
+    next_count: u64,
+    /// Nodes between two looks at the clock, and the last look.
+    clock_interval: u64,
+    last_clock: Option<Instant>,
     stop: Stop,
     cancel: Option<&'a AtomicBool>,
     deadline: Option<Instant>,
@@ -353,7 +360,10 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             hits: 0,
             book_hits: 0,
             cuts: 0,
-            next_check: CHECK_INTERVAL,
+            next_check: CLOCK_INTERVAL_START,
+            next_count: CHECK_INTERVAL,
+            clock_interval: CLOCK_INTERVAL_START,
+            last_clock: None,
             stop: Stop::Running,
             cancel: limits.cancel,
             deadline: limits.deadline,
