@@ -407,10 +407,14 @@ function othMapMismatches(answer, map) {
   for (const m of scored) {
     const li = map.find((x) => x.square === m.move);
     const exact = m.exact !== false;
-    const ok = li && li.score === String(m.score) && li.exact === String(exact) && /^([+\u2212]?\d+(\.\d)?)$/.test(li.text) &&
+    // A move left with an upper bound reads as one: "\u2264+60".
+    const number = m.bound === 'upper' ? /^\u2264[+\u2212]?\d+$/ : /^([+\u2212]?\d+(\.\d)?)$/;
+    const ok = li && li.score === String(m.score) && li.exact === String(exact) && number.test(li.text) &&
       li.evaluation === (typeof m.evaluation === 'number' ? String(m.evaluation) : null) &&
       li.classList.includes('est') === (!exact && typeof m.evaluation === 'number');
     if (!ok) bad.push(`${m.move}: service ${JSON.stringify(m)}, page ${JSON.stringify(li)}`);
+    // The move answered is proven or estimated, never one only bounded.
+    if (m.bound === 'upper' && m.move === answer.best_move) bad.push(`${m.move}: answered with only a bound`);
   }
   if (map.length !== scored.length) bad.push(`${map.length} squares scored on the page, ${scored.length} in the answer`);
   return bad;

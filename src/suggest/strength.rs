@@ -65,9 +65,10 @@ pub fn engine_choice<M: Copy + PartialEq>(
         .map(|m| {
             m.score.map(|score| {
                 // A move known only not to pass its bound ranks just below
-                // it: below the proven best move whose score it is.
-                let score = if m.upper_bound { score.just_below() } else { score };
-                RootMove { mv: m.mv, score: weigh(score), plies: score.ply().unwrap_or(draw_plies) }
+                // it, in the units the choice weighs: below the proven best
+                // move whose score it is.
+                let weighed = if m.upper_bound { weigh(score).just_below() } else { weigh(score) };
+                RootMove { mv: m.mv, score: weighed, plies: score.ply().unwrap_or(draw_plies) }
             })
         })
         .collect();
@@ -100,5 +101,55 @@ pub fn tie_break_name(tie_break: TieBreak) -> &'static str {
     match tie_break {
         TieBreak::First => "first",
         TieBreak::Random => "random",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::search::EngineMove;
+
+    /// A level's choice weighs scores in coarser units (Othello's points:
+    /// a disc difference, whatever the plies): a move left with an upper
+    /// bound at the best move's score still ranks below the best move.
+    #[test]
+    fn a_bounded_move_is_not_chosen_over_the_proven_best_at_a_level() {
+        let best = Score::new(60, 20);
+        let moves = [
+            EngineMove { mv: 1u8, score: Some(best), exact: false, depth: None, upper_bound: true },
+            EngineMove { mv: 2, score: Some(best), exact: true, depth: None, upper_bound: false },
+        ];
+        let result = EngineResult {
+            best_move: Some(2u8),
+            score: best,
+            exact: true,
+            depth: 20,
+            iterations: 1,
+            nodes: 1,
+            table_hits: 0,
+            book_hits: 0,
+            principal_variation: vec![2],
+            elapsed: Duration::ZERO,
+            root_moves: moves.to_vec(),
+        };
+        let points = |score: Score| Score::evaluation(score.value() as i32 * 100);
+        for temperature in [None, Some(0.0)] {
+            let options = Options {
+                max_depth: None,
+                tie_break: TieBreak::First,
+                seed: 1,
+                mistake: 0.0,
+                level: temperature.map(|_| 10),
+                temperature,
+                time_ms: None,
+                max_moves: 10,
+                compare: None,
+            };
+            let mut rng = fastrand::Rng::with_seed(1);
+            let choice = engine_choice(&result, points, None, &options, &mut rng).unwrap();
+            assert_eq!(choice.mv, 2, "temperature {temperature:?}");
+        }
     }
 }
