@@ -156,7 +156,7 @@ def tactics(args):
         print("\n## Tactics summary\n")
         for kind, (ok, n, times) in totals.items():
             times.sort()
-            print("- %s: %d of %d (%.0f%%), bestmove's time a position median %.0f ms, max %.0f ms" % (
+            print("- %s: %d of %d (%.1f%%), bestmove's time a position median %.0f ms, max %.0f ms" % (
                 kind, ok, n, 100.0 * ok / max(n, 1), times[len(times) // 2] if times else 0, times[-1] if times else 0))
         print("- the reference after each move: %d nodes, Rapfi's forced result (+M/-M)" % args.deep)
         print("- exact answers wrong: %d%s" % (len(bad_exact), "".join("\n  - " + b for b in bad_exact)))

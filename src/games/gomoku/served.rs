@@ -273,24 +273,32 @@ fn proven_move(board: &Board, mv: usize, root: Option<&Proof>, budget: u64) -> O
 }
 
 /// The positions the provers may visit before the engine's search, per
-/// millisecond of the request's time budget: the root's proof takes about
-/// a fifth of the budget at most, the search for the opponent's threat
-/// and the checks of the answers to it another fifth (some 1.5 million
-/// positions a second on one core of a 2020s server).
+/// millisecond of the request's time budget: the root's proof (some 2
+/// million positions a second on one core of a 2020s server: a sixth of
+/// the budget at most), and a quarter as many for the search for the
+/// opponent's threat.
 const NODES_PER_MS: u64 = 300;
+
+/// The positions the checks of the answers to the opponent's threat may
+/// visit, per millisecond of the budget: up to about half the budget,
+/// where there is a threat to meet. The engine's search then chooses
+/// among the few moves left, which the rest of the budget searches
+/// deeply.
+const DEFENCE_NODES_PER_MS: u64 = 750;
 
 /// The moves searched at the root where the opponent threatens a win by
 /// fours or threats: those that may meet it and are not proven to lose
-/// (see [`defences`], within `budget` positions), with the engine's own
+/// (see [`defences`]: the threat looked for within `look` positions, the
+/// answers checked within `budget` more), with the engine's own
 /// candidates checked too.
-fn narrowed(board: &Board, budget: u64) -> Option<Vec<usize>> {
+fn narrowed(board: &Board, look: u64, budget: u64) -> Option<Vec<usize>> {
     if board.over() || board.forcing() != super::game::Forcing::Open {
         return None;
     }
     let mut candidates = Vec::new();
     board.candidates(&mut candidates);
     let others: Vec<usize> = candidates.iter().map(|&(cell, _)| usize::from(cell)).collect();
-    defences(board, &others, budget)
+    defences(board, &others, look, budget)
 }
 
 /// The positions the prover may visit for each listed move.
@@ -437,7 +445,8 @@ impl ServedPosition for Question {
         let mut board = position.board().clone();
         let proof = if board.over() { None } else { vct(&board, nodes) };
         if proof.is_none() {
-            if let Some(moves) = narrowed(&board, nodes) {
+            let checks = (budget.as_millis() as u64).saturating_mul(DEFENCE_NODES_PER_MS).max(ROOT_BUDGET);
+            if let Some(moves) = narrowed(&board, nodes / 4, checks) {
                 board.focus_on(&moves);
             }
         }

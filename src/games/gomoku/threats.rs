@@ -71,9 +71,17 @@ pub const MAX_THREES: u32 = 8;
 /// stop: the attacker's choices need not all be tried for a proof to
 /// hold.
 const THREE_WIDTH: usize = 10;
-/// The positions a search for the fours a three threatens, or for the
-/// defender's own fours, may visit.
+/// The positions a search for a win by fours within a proof by threats
+/// may visit.
 const THREAT_BUDGET: u64 = 1_000;
+/// The positions the searches that tell a three may visit: for the fours
+/// it threatens (an open four or a four-three comes within a few
+/// positions), and for a win by fours of the defender's that would refute
+/// it at once. A three whose fours lie deeper is not tried, and a
+/// defender's win by fours not found here is met all the same among the
+/// replies (see [`refutations`]): the budget trades only how many proofs
+/// are found within a budget, never whether one holds.
+const THREE_BUDGET: u64 = 10;
 
 /// A VCF search within a budget of positions.
 struct Prover {
@@ -260,9 +268,9 @@ impl Threats {
         self.spent() > self.budget
     }
 
-    /// A share of what is left, for one search by fours.
-    fn share(&self) -> u64 {
-        THREAT_BUDGET.min(self.budget.saturating_sub(self.spent()))
+    /// A share of what is left, at most `most`, for one search by fours.
+    fn share(&self, most: u64) -> u64 {
+        most.min(self.budget.saturating_sub(self.spent()))
     }
 
     /// A win by fours, else by threats with the fewest threes.
@@ -313,7 +321,7 @@ impl Threats {
         if let Some(&win) = board.winning_squares(me).first() {
             return Some(Proof::forced(vec![win]));
         }
-        if let Some(line) = self.fours.prove(board, self.share()) {
+        if let Some(line) = self.fours.prove(board, self.share(THREAT_BUDGET)) {
             return Some(Proof::forced(line));
         }
         if threes == 0 || self.failed.contains(&(board.key(), threes)) {
@@ -369,9 +377,9 @@ impl Threats {
         // A three: the attacker wins by fours if the defender passes.
         let mut passed = next.clone();
         passed.set_to_move(me);
-        let threat = self.fours.prove(&passed, self.share())?;
+        let threat = self.fours.prove(&passed, self.share(THREE_BUDGET))?;
         // A defender who wins by fours first refutes it.
-        if self.counters.prove(&next, self.share()).is_some() {
+        if self.counters.prove(&next, self.share(THREE_BUDGET)).is_some() {
             return None;
         }
         // A defence elsewhere meets the fours threatened.
@@ -453,9 +461,12 @@ fn delays(board: &Board, budget: u64) -> bool {
 /// (see [`threat_against`]): the squares that may meet it, the side to
 /// move's fours and `others`, less those after which the opponent is
 /// proven to win all the same, the likeliest first. The threat is looked
-/// for within a quarter of `budget` positions; the moves are then checked
+/// for within `look` positions; the moves are then checked, within
+/// `budget` positions more,
 /// in rounds, each with four times the positions of the one before, while
-/// more than one is left and the budget allows: where a round proves every
+/// more than one is left and the budget allows (the last round shares out
+/// what is left of the budget, where that is more than the round before
+/// had): where a round proves every
 /// move left lost, the moves of the round before are kept (the ones that
 /// resist longest). A four that only puts the threat off (played off the
 /// squares that may meet the threat, and after its forced block the
@@ -465,8 +476,8 @@ fn delays(board: &Board, budget: u64) -> bool {
 /// hold. What is left is not proven to hold: the engine's
 /// search chooses among it. `None` where the opponent threatens no proven
 /// win, or every move tried loses at the first round.
-pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usize>> {
-    let (_, squares) = threat_against(board, budget / 4)?;
+pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64) -> Option<Vec<usize>> {
+    let (_, squares) = threat_against(board, look)?;
     let me = board.to_move();
     // The squares that may meet the threat: a four on one of them may
     // change the threat, not only put it off.
@@ -482,12 +493,20 @@ pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usiz
         .chain(others.iter().copied())
         .filter(|&cell| board.cell(cell).is_none() && !std::mem::replace(&mut tried[cell], true))
         .collect();
-    let mut spent = budget / 4;
-    let mut each = (budget / 64).max(100);
+    let mut spent = 0;
+    let mut each = (budget / 48).max(100);
     let mut first = true;
+    let mut last = false;
     while left.len() > 1 || first {
         if !first && spent + each * left.len() as u64 > budget {
-            break;
+            // A last round with what is left of the budget, shared out,
+            // where it is worth one.
+            let rest = budget.saturating_sub(spent) / left.len() as u64;
+            if rest <= each / 4 {
+                break;
+            }
+            each = rest;
+            last = true;
         }
         let mut holding = Vec::new();
         let mut safe = Vec::new();
@@ -528,6 +547,9 @@ pub fn defences(board: &Board, others: &[usize], budget: u64) -> Option<Vec<usiz
         }
         first = false;
         each *= 4;
+        if last {
+            break;
+        }
     }
     Some(left)
 }
