@@ -8,7 +8,7 @@
 
 use bestmove::games::board::Player;
 use bestmove::games::gomoku::{
-    defences, forced_loss, refutations, square_name, vcf, vct, Board, Position, Rule, Status, STRIDE,
+    defences, forced_loss, refutations, square_name, vcf, vct, Board, Halt, Position, Rule, Status, STRIDE,
 };
 use bestmove::search::Game;
 
@@ -485,7 +485,7 @@ fn a_four_on_the_threat_is_kept_among_the_defences() {
     let board = position.board();
     let square = |name: &str| bestmove::games::gomoku::parse_square(name, 15).unwrap();
     // X threatens a win were O to pass; l8 meets it.
-    let left = defences(board, &[], 75_000, 225_000).expect("X threatens a win");
+    let left = defences(board, &[], 75_000, 225_000, Halt::default()).expect("X threatens a win");
     assert!(left.contains(&square("l8")), "{:?}", left.iter().map(|&c| square_name(c)).collect::<Vec<_>>());
     assert!(vct(&board.play(square("l8")), 300_000).is_none());
 }
@@ -532,7 +532,7 @@ fn the_provers_find_most_suite_proofs_within_a_requests_positions() {
         let mut candidates = Vec::new();
         board.candidates(&mut candidates);
         let others: Vec<usize> = candidates.iter().map(|&(cell, _)| usize::from(cell)).collect();
-        let left = defences(board, &others, 75_000, 750_000).expect("a threat to meet");
+        let left = defences(board, &others, 75_000, 750_000, Halt::default()).expect("a threat to meet");
         assert!(left.iter().any(|cell| holding.contains(cell)), "a holding move left out: {:?}", board.rows());
         narrowed += usize::from(left.iter().all(|cell| holding.contains(cell)));
     }

@@ -108,3 +108,14 @@ pub fn untimed(mut answer: Value) -> Value {
     }
     answer
 }
+
+/// Polls `done` every 10 ms for at most `tries` looks; true once it holds.
+pub async fn eventually(tries: u32, done: impl Fn() -> bool) -> bool {
+    for _ in 0..tries {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    done()
+}

@@ -11,7 +11,7 @@ use tower::ServiceExt;
 use bestmove::api::AppState;
 use bestmove::config::Config;
 
-use crate::helpers::{events, send};
+use crate::helpers::{events, eventually, send};
 
 /// `POST /review` with `body`, asking for an event stream.
 fn streaming(body: &Value) -> Request<Body> {
@@ -266,14 +266,7 @@ async fn a_client_that_goes_away_cancels_its_review_and_frees_the_slot() {
     assert!(first.data_ref().is_some_and(|d| d.starts_with(b"event: ply")));
     assert_eq!(state.metrics.searches_in_flight.get(), 1);
     drop(body);
-    let mut freed = false;
-    for _ in 0..200 {
-        if state.metrics.searches_in_flight.get() == 0 {
-            freed = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let freed = eventually(200, || state.metrics.searches_in_flight.get() == 0).await;
     assert!(freed, "the review still runs after its client left");
 }
 

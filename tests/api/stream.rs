@@ -12,7 +12,7 @@ use tower::ServiceExt;
 use bestmove::api::AppState;
 use bestmove::config::Config;
 
-use crate::helpers::{events, streaming, untimed};
+use crate::helpers::{events, eventually, streaming, untimed};
 
 #[tokio::test]
 async fn a_stream_reports_iterations_and_columns_then_ends_with_exactly_the_plain_answer() {
@@ -120,15 +120,28 @@ async fn a_client_that_goes_away_cancels_its_search_and_frees_the_slot() {
     drop(body);
     // The search stops within a few thousand positions: poll for it, for at
     // most a second, far below the 5 s it would otherwise run.
-    let mut freed = false;
-    for _ in 0..100 {
-        if state.metrics.searches_in_flight.get() == 0 {
-            freed = true;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-    }
+    let freed = eventually(100, || state.metrics.searches_in_flight.get() == 0).await;
     assert!(freed, "the search still runs after its client left");
+}
+
+/// The same for Gomoku, where the provers run before the engine's search:
+/// they look at the cancel flag too. In this position (the suite's, X
+/// threatens a win in three) a 20 s budget gives them millions of
+/// positions, seconds of work.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_goes_away_stops_the_gomoku_provers() {
+    let config = Config { max_concurrent_searches: Some(1), ..Config::default() };
+    let state = Arc::new(AppState::new(config));
+    let app = bestmove::api::router(state.clone());
+    let moves = "e8 j8 i9 j10 j7 i10 k10 k9 i7 l8 m7 j11 j9 i8";
+    let response = app.oneshot(streaming(&json!({"game": "gomoku", "moves": moves, "time_ms": 20000}))).await.unwrap();
+    let body = response.into_body();
+    let started = eventually(100, || state.metrics.searches_in_flight.get() == 1).await;
+    assert!(started, "the search did not start");
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    drop(body);
+    let freed = eventually(100, || state.metrics.searches_in_flight.get() == 0).await;
+    assert!(freed, "the provers still run after their client left");
 }
 
 /// The `Content-Type` of the answer to a Connect Four request sent with

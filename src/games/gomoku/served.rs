@@ -5,14 +5,14 @@
 //! vouches for it (see [`super::threats`]).
 
 use std::cell::Cell;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
 use super::input::{GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
 use super::rules::{square_name, Board, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE};
-use super::threats::{defences, forced_loss, vcf, vct, Line, Proof, ROOT_BUDGET};
+use super::threats::{defences, forced_loss, vcf, vct, vct_until, Halt, Line, Proof, ROOT_BUDGET};
 use crate::games::board::{moves_or_board, side_to_move, PositionField};
 use crate::search::{Cancelled, Oracle, Score};
 use crate::suggest::answer::Place;
@@ -286,19 +286,25 @@ const NODES_PER_MS: u64 = 300;
 /// deeply.
 const DEFENCE_NODES_PER_MS: u64 = 750;
 
+/// The share of the time budget after which the provers stop, whatever
+/// positions they have left (on a slow machine, or a busy one), so that
+/// the engine has at least the rest. They stop at once, too, when the
+/// request is cancelled.
+const PROVERS_SHARE: f64 = 0.75;
+
 /// The moves searched at the root where the opponent threatens a win by
 /// fours or threats: those that may meet it and are not proven to lose
 /// (see [`defences`]: the threat looked for within `look` positions, the
 /// answers checked within `budget` more), with the engine's own
 /// candidates checked too.
-fn narrowed(board: &Board, look: u64, budget: u64) -> Option<Vec<usize>> {
+fn narrowed(board: &Board, look: u64, budget: u64, halt: Halt<'_>) -> Option<Vec<usize>> {
     if board.over() || board.forcing() != super::game::Forcing::Open {
         return None;
     }
     let mut candidates = Vec::new();
     board.candidates(&mut candidates);
     let others: Vec<usize> = candidates.iter().map(|&(cell, _)| usize::from(cell)).collect();
-    defences(board, &others, look, budget)
+    defences(board, &others, look, budget, halt)
 }
 
 /// The positions the prover may visit for each listed move.
@@ -443,12 +449,16 @@ impl ServedPosition for Question {
         let budget = pipeline::budget(options, context);
         let nodes = (budget.as_millis() as u64).saturating_mul(NODES_PER_MS).max(ROOT_BUDGET);
         let mut board = position.board().clone();
-        let proof = if board.over() { None } else { vct(&board, nodes) };
+        let halt = Halt { cancel: Some(cancel), deadline: Some(started + budget.mul_f64(PROVERS_SHARE)) };
+        let proof = if board.over() { None } else { vct_until(&board, nodes, halt) };
         if proof.is_none() {
             let checks = (budget.as_millis() as u64).saturating_mul(DEFENCE_NODES_PER_MS).max(ROOT_BUDGET);
-            if let Some(moves) = narrowed(&board, nodes / 4, checks) {
+            if let Some(moves) = narrowed(&board, nodes / 4, checks, halt) {
                 board.focus_on(&moves);
             }
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
         }
         let mut options = options.clone();
         options.time_ms = Some(budget.saturating_sub(started.elapsed()).as_millis().max(1) as u64);

@@ -31,6 +31,8 @@
 //! sooner). A search that runs out of its positions proves nothing.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use super::rules::{Board, MAX_CELLS, STRIDE};
 
@@ -83,18 +85,58 @@ const THREAT_BUDGET: u64 = 1_000;
 /// are found within a budget, never whether one holds.
 const THREE_BUDGET: u64 = 10;
 
+/// When a prover stops before its budget: the request's cancel flag is
+/// set, or its deadline has passed. A halted search proves nothing more
+/// (it returns what it proved before), like one out of positions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Halt<'a> {
+    /// Set when the request is cancelled.
+    pub cancel: Option<&'a AtomicBool>,
+    /// When the provers' share of the time budget ends.
+    pub deadline: Option<Instant>,
+}
+
+impl Halt<'_> {
+    /// True when the search must stop now.
+    fn now(&self) -> bool {
+        self.cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+/// The positions between two looks at a [`Halt`]: a few hundred
+/// microseconds of a prover's search.
+const HALT_INTERVAL: u64 = 1 << 10;
+
 /// A VCF search within a budget of positions.
-struct Prover {
+struct Prover<'a> {
     nodes: u64,
     budget: u64,
+    halt: Halt<'a>,
+    /// Set once the halt was seen.
+    halted: bool,
     /// Positions (with the fours left) proven to have no VCF for the side
     /// to move, which is the same player throughout one prover's life.
     failed: HashSet<(u64, u32)>,
 }
 
-impl Prover {
-    fn new() -> Prover {
-        Prover { nodes: 0, budget: 0, failed: HashSet::new() }
+impl<'a> Prover<'a> {
+    fn new(halt: Halt<'a>) -> Prover<'a> {
+        Prover { nodes: 0, budget: 0, halt, halted: false, failed: HashSet::new() }
+    }
+
+    /// Counts a position; true when the search must stop (out of
+    /// positions, or halted).
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(HALT_INTERVAL) && !self.halted && self.halt.now() {
+            self.halted = true;
+        }
+        self.stopped()
+    }
+
+    fn stopped(&self) -> bool {
+        self.halted || self.nodes > self.budget
     }
 
     /// The shortest win by continuous fours, within `budget` more
@@ -103,7 +145,7 @@ impl Prover {
         // A line of fours starts with a four, or a five: in a window of
         // five that holds three or four of the attacker's stones and none
         // of the defender's.
-        if board.over() || !board.may_threaten(board.to_move()) {
+        if self.halted || board.over() || !board.may_threaten(board.to_move()) {
             return None;
         }
         self.budget = self.nodes + budget;
@@ -111,7 +153,7 @@ impl Prover {
             if let Some(line) = self.search(board, fours) {
                 return Some(line);
             }
-            if self.nodes > self.budget {
+            if self.stopped() {
                 return None;
             }
         }
@@ -119,8 +161,7 @@ impl Prover {
     }
 
     fn search(&mut self, board: &Board, fours: u32) -> Option<Line> {
-        self.nodes += 1;
-        if self.nodes > self.budget {
+        if self.visit() {
             return None;
         }
         let me = board.to_move();
@@ -160,11 +201,11 @@ impl Prover {
                 line.extend(rest);
                 return Some(line);
             }
-            if self.nodes > self.budget {
+            if self.stopped() {
                 return None;
             }
         }
-        if self.nodes <= self.budget {
+        if !self.stopped() {
             self.failed.insert((board.key(), fours));
         }
         None
@@ -175,7 +216,7 @@ impl Prover {
 /// once included), found within `budget` positions: the line from its
 /// first stone to the five, every defender reply in it forced.
 pub fn vcf(board: &Board, budget: u64) -> Option<Line> {
-    Prover::new().prove(board, budget)
+    Prover::new(Halt::default()).prove(board, budget)
 }
 
 /// The squares of the defender (to move on `board`) that may refute
@@ -234,11 +275,13 @@ pub fn refutations(board: &Board, threat: &[usize]) -> Vec<usize> {
 
 /// A VCT search within a budget of positions (its fours' searches
 /// included).
-struct Threats {
+struct Threats<'a> {
     /// The attacker's wins by fours.
-    fours: Prover,
+    fours: Prover<'a>,
     /// The defender's wins by fours, which refute a three.
-    counters: Prover,
+    counters: Prover<'a>,
+    halt: Halt<'a>,
+    halted: bool,
     nodes: u64,
     budget: u64,
     /// Positions (with the threes left) proven to have no VCT.
@@ -247,11 +290,13 @@ struct Threats {
     won: HashMap<u64, Proof>,
 }
 
-impl Threats {
-    fn new(budget: u64) -> Threats {
+impl<'a> Threats<'a> {
+    fn new(budget: u64, halt: Halt<'a>) -> Threats<'a> {
         Threats {
-            fours: Prover::new(),
-            counters: Prover::new(),
+            fours: Prover::new(halt),
+            counters: Prover::new(halt),
+            halt,
+            halted: false,
             nodes: 0,
             budget,
             failed: HashSet::new(),
@@ -265,7 +310,7 @@ impl Threats {
     }
 
     fn out(&self) -> bool {
-        self.spent() > self.budget
+        self.halted || self.fours.halted || self.counters.halted || self.spent() > self.budget
     }
 
     /// A share of what is left, at most `most`, for one search by fours.
@@ -314,6 +359,9 @@ impl Threats {
     /// at most `threes` threes.
     fn attack(&mut self, board: &Board, threes: u32) -> Option<Proof> {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(HALT_INTERVAL) && !self.halted && self.halt.now() {
+            self.halted = true;
+        }
         if self.out() {
             return None;
         }
@@ -406,7 +454,12 @@ impl Threats {
 /// threats (fours and threes), found within `budget` positions. A win by
 /// fours is the shortest such; a win by threats has the fewest threes.
 pub fn vct(board: &Board, budget: u64) -> Option<Proof> {
-    Threats::new(budget).prove(board)
+    vct_until(board, budget, Halt::default())
+}
+
+/// [`vct`], stopping early at `halt`.
+pub fn vct_until(board: &Board, budget: u64, halt: Halt<'_>) -> Option<Proof> {
+    Threats::new(budget, halt).prove(board)
 }
 
 /// A proven loss for the side to move, within `budget` positions: the
@@ -437,12 +490,17 @@ pub fn forced_loss(board: &Board, budget: u64) -> Option<Line> {
 /// and near-fours (see [`refutations`]; for a threat with threes the
 /// squares are where to look first, not all that may meet it).
 pub fn threat_against(board: &Board, budget: u64) -> Option<(Proof, Vec<usize>)> {
+    threat_until(board, budget, Halt::default())
+}
+
+/// [`threat_against`], stopping early at `halt`.
+fn threat_until(board: &Board, budget: u64, halt: Halt<'_>) -> Option<(Proof, Vec<usize>)> {
     if board.over() || board.can_win(board.to_move()) || board.can_win(board.to_move().other()) {
         return None;
     }
     let mut passed = board.clone();
     passed.set_to_move(board.to_move().other());
-    let proof = vct(&passed, budget)?;
+    let proof = vct_until(&passed, budget, halt)?;
     let squares = refutations(board, &proof.line);
     Some((proof, squares))
 }
@@ -451,10 +509,10 @@ pub fn threat_against(board: &Board, budget: u64) -> Option<(Proof, Vec<usize>)>
 /// just moved) has a single square to block a four on, after which the
 /// four's maker still faces a threat (see [`threat_against`], searched
 /// within `budget` positions) or a four: the four only put the threat off.
-fn delays(board: &Board, budget: u64) -> bool {
+fn delays(board: &Board, budget: u64, halt: Halt<'_>) -> bool {
     let [block] = board.winning_squares(board.to_move().other())[..] else { return false };
     let after = board.play(block);
-    !after.over() && (after.can_win(after.to_move().other()) || threat_against(&after, budget).is_some())
+    !after.over() && (after.can_win(after.to_move().other()) || threat_until(&after, budget, halt).is_some())
 }
 
 /// The side to move's moves that may hold against the opponent's threat
@@ -475,9 +533,10 @@ fn delays(board: &Board, budget: u64) -> bool {
 /// rather than of positions, those alone are kept, as the likelier to
 /// hold. What is left is not proven to hold: the engine's
 /// search chooses among it. `None` where the opponent threatens no proven
-/// win, or every move tried loses at the first round.
-pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64) -> Option<Vec<usize>> {
-    let (_, squares) = threat_against(board, look)?;
+/// win, or every move tried loses at the first round. At `halt` the
+/// checks stop, and the moves not yet proven lost are kept.
+pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64, halt: Halt<'_>) -> Option<Vec<usize>> {
+    let (_, squares) = threat_until(board, look, halt)?;
     let me = board.to_move();
     // The squares that may meet the threat: a four on one of them may
     // change the threat, not only put it off.
@@ -498,6 +557,9 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64) -> Opti
     let mut first = true;
     let mut last = false;
     while left.len() > 1 || first {
+        if halt.now() {
+            break;
+        }
         if !first && spent + each * left.len() as u64 > budget {
             // A last round with what is left of the budget, shared out,
             // where it is worth one.
@@ -517,13 +579,13 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64) -> Opti
                 holding.push(cell);
                 continue;
             }
-            let mut search = Threats::new(each);
+            let mut search = Threats::new(each, halt);
             let lost = search.prove(&after).is_some();
             spent += search.spent().min(each);
             if lost {
                 continue;
             }
-            if first && !meets[cell] && delays(&after, each) {
+            if first && !meets[cell] && delays(&after, each, halt) {
                 delaying.push(cell);
             } else {
                 holding.push(cell);
