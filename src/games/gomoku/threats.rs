@@ -102,6 +102,14 @@ impl Halt<'_> {
         self.cancel.is_some_and(|cancel| cancel.load(Ordering::Relaxed))
             || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     }
+
+    /// Sets `halted` once the search must stop, looking every
+    /// [`HALT_INTERVAL`] positions (`nodes` the positions visited).
+    fn look(&self, nodes: u64, halted: &mut bool) {
+        if nodes.is_multiple_of(HALT_INTERVAL) && !*halted && self.now() {
+            *halted = true;
+        }
+    }
 }
 
 /// The positions between two looks at a [`Halt`]: a few hundred
@@ -129,9 +137,7 @@ impl<'a> Prover<'a> {
     /// positions, or halted).
     fn visit(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(HALT_INTERVAL) && !self.halted && self.halt.now() {
-            self.halted = true;
-        }
+        self.halt.look(self.nodes, &mut self.halted);
         self.stopped()
     }
 
@@ -359,9 +365,7 @@ impl<'a> Threats<'a> {
     /// at most `threes` threes.
     fn attack(&mut self, board: &Board, threes: u32) -> Option<Proof> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(HALT_INTERVAL) && !self.halted && self.halt.now() {
-            self.halted = true;
-        }
+        self.halt.look(self.nodes, &mut self.halted);
         if self.out() {
             return None;
         }
