@@ -579,7 +579,9 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64, halt: H
         let mut delaying = Vec::new();
         for &cell in &left {
             let after = board.play(cell);
-            if after.winner().is_some() {
+            // Once halted, the moves left unchecked are kept as they are:
+            // each new search would visit positions before it saw the halt.
+            if after.winner().is_some() || halt.now() {
                 holding.push(cell);
                 continue;
             }
