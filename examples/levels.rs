@@ -21,22 +21,26 @@
 //! for tic-tac-toe, a fifth as many for Othello and a fifth as many for
 //! Gomoku, whose games are longest; every game). `OTHELLO_MS=n` and
 //! `GOMOKU_MS=n` give Othello's or Gomoku's level 10 a budget of n ms a
-//! move instead of the service's default 1,000.
+//! move instead of the service's default 1,000; `LEVELS=3-5` plays only
+//! the matchups of levels 3 to 5 against the level below each.
 
 use std::cell::RefCell;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+use bestmove::config::Config;
 use bestmove::games::connect4::{Book, Connect4, Endgame};
-use bestmove::games::gomoku::{self, Board, Rule, Threats, STRIDE};
+use bestmove::games::gomoku::{self, Board, Rule, STRIDE};
 use bestmove::games::othello::{self, Othello};
 use bestmove::games::tictactoe::{Position, TicTacToe};
+use bestmove::games::tree::TreeLimits;
 use bestmove::games::{connect4, tictactoe};
+use bestmove::games::{Registry, Settings};
 use bestmove::play::arena::{matchup, Player, Random, Record};
 use bestmove::search::{
     choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
 };
-use bestmove::suggest::strength::engine_choice;
-use bestmove::suggest::{Options, DEFAULT_TIME_MS, MAX_LEVEL};
+use bestmove::suggest::{Answer, Context, MoveId, Request, TablePool, DEFAULT_TIME_MS, MAX_LEVEL};
 
 /// A Connect Four player at a level; `perfect` searches to the end with
 /// no budget instead (the engine's exact solve: the reference).
@@ -113,46 +117,76 @@ struct Searched {
     slowest: Duration,
 }
 
-/// A Gomoku player at a level, as the service answers a request with
-/// `level` and a budget of `budget` a move (which cuts every level's
-/// search, not only level 10's): the engine with the threat prover as its
-/// oracle, then the service's own choice among the root moves, weighed in
-/// the evaluation's points.
+/// A Gomoku player at a level: the service's own answer to the request
+/// a front end sends (`"level"`, the board with `to_move`, `"time_ms"` the
+/// budget, `"compare": false`, a seed of the player's), read and answered
+/// as `POST /best-move` does (the provers, the answers to the opponent's
+/// threat, the engine, the level's choice), without the HTTP layer.
 struct GomokuLevel<'a> {
     level: u8,
     budget: Duration,
-    table: Table,
+    served: &'a Served,
     rng: fastrand::Rng,
     searched: &'a RefCell<[Searched; MAX_LEVEL as usize]>,
 }
 
+/// What the service holds across requests: its games and its tables.
+struct Served {
+    games: Registry,
+    tables: TablePool,
+}
+
+impl Served {
+    fn new() -> Served {
+        let config = Config::default();
+        let tree_limits = TreeLimits { max_nodes: config.max_tree_nodes, max_depth: config.max_tree_depth };
+        let settings = Settings { tree_limits, opening_book: config.opening_book };
+        Served {
+            games: Registry::new(&settings).expect("the built-in games"),
+            tables: TablePool::new(config.tt_mib << 20, 1),
+        }
+    }
+
+    /// The answer to `body`, as the service gives it.
+    fn answer(&self, body: &serde_json::Value) -> Answer {
+        let request = Request::parse(body.to_string().as_bytes(), &self.games, usize::MAX).expect("a valid request");
+        let config = Config::default();
+        let context = Context {
+            tables: &self.tables,
+            max_search_ms: config.max_search_ms,
+            compare_max_nodes: config.compare_max_nodes,
+            deadline: None,
+            watched: false,
+            compare: false,
+            shared_table: None,
+            equal_depths: false,
+        };
+        let cancel = AtomicBool::new(false);
+        request.position.answer(&request.options, &context, &cancel, &mut |_| {}).expect("nothing cancels it")
+    }
+}
+
 impl Player<Board> for GomokuLevel<'_> {
     fn pick(&mut self, board: &Board) -> u16 {
-        let style = gomoku::style(self.level);
         let started = Instant::now();
-        let limits = Limits { max_depth: style.max_depth, deadline: Some(started + self.budget), ..Limits::default() };
-        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
-        let result = engine_with_oracle(board, &Threats::default(), limits, &mut self.table, options, &mut |_| {})
-            .expect("nothing cancels it");
-        let request = Options {
-            max_depth: style.max_depth,
-            tie_break: TieBreak::First,
-            seed: 0,
-            mistake: 0.0,
-            level: Some(self.level),
-            temperature: Some(style.temperature),
-            time_ms: Some(self.budget.as_millis() as u64),
-            max_moves: usize::MAX,
-            compare: Some(false),
-        };
-        let choice = engine_choice(&result, gomoku::points, None, &request, &mut self.rng)
-            .expect("a position that is not over has a move");
+        let body = serde_json::json!({
+            "game": "gomoku",
+            "board": board.rows(),
+            "to_move": board.to_move().as_str(),
+            "level": self.level,
+            "time_ms": self.budget.as_millis() as u64,
+            "compare": false,
+            "seed": self.rng.u32(..),
+        });
+        let answer = self.served.answer(&body);
+        let Some(MoveId::Name(name)) = &answer.best_move else { panic!("a position that is not over has a move") };
+        let cell = gomoku::parse_square(name, board.size()).expect("a square of the board");
         let elapsed = started.elapsed();
         let searched = &mut self.searched.borrow_mut()[usize::from(self.level - 1)];
-        searched.depths.push(result.depth);
+        searched.depths.push(answer.engine.as_ref().and_then(|e| e.result.depth).unwrap_or(0));
         searched.time += elapsed;
         searched.slowest = searched.slowest.max(elapsed);
-        choice.mv
+        cell as u16
     }
 }
 
@@ -274,15 +308,33 @@ fn ladder<G: Game, P: Player<G>>(
     println!("| Matchup | Wins | Draws | Losses | Score | Rating |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: |");
     let mut openings = |i: usize| opening(i);
-    let record = matchup(pairs, &mut openings, &mut at(1, 1), random);
-    line(&format!("1 vs {random_name}"), record, 0.0);
+    let (first, last) = levels();
+    if first == 1 {
+        let record = matchup(pairs, &mut openings, &mut at(1, 1), random);
+        line(&format!("1 vs {random_name}"), record, 0.0);
+    }
     let mut rating = 0.0;
-    for level in 2..=MAX_LEVEL {
+    for level in first.max(2)..=last {
         let record = matchup(pairs, &mut openings, &mut at(level, 3), &mut at(level - 1, 4));
         rating += elo(record.share());
         line(&format!("{level} vs {}", level - 1), record, rating);
     }
     rating
+}
+
+/// The levels whose matchups are played: `LEVELS=a-b` (or `LEVELS=a`)
+/// plays level a against the one below up to level b against the one
+/// below (level 1 against the random player); the whole ladder by
+/// default. A part of the ladder rates its levels from the first one
+/// played.
+fn levels() -> (u8, u8) {
+    let Ok(text) = std::env::var("LEVELS") else { return (1, MAX_LEVEL) };
+    let level = |s: &str| s.trim().parse::<u8>().ok().filter(|l| (1..=MAX_LEVEL).contains(l));
+    let (a, b) = text.split_once('-').unwrap_or((&text, &text));
+    match (level(a), level(b)) {
+        (Some(a), Some(b)) if a <= b => (a, b),
+        _ => panic!("LEVELS is a level or a range of levels from 1 to {MAX_LEVEL} (3-5), not {text:?}"),
+    }
 }
 
 /// Openings of `plies` random moves from `start`, the i-th seeded from
@@ -355,10 +407,11 @@ fn othello_ladder(pairs: usize, budget: Duration) {
 
 fn gomoku_ladder(pairs: usize, budget: Duration) {
     let searched = RefCell::new(std::array::from_fn(|_| Searched::default()));
+    let served = Served::new();
     let at = |level: u8, seed: u64| GomokuLevel {
         level,
         budget,
-        table: Table::with_bytes(64 << 20),
+        served: &served,
         rng: fastrand::Rng::with_seed(seed),
         searched: &searched,
     };

@@ -119,6 +119,18 @@ async fn a_forced_win_by_threats_is_exact_with_its_bound() {
 }
 
 #[tokio::test]
+async fn a_level_below_the_top_plays_by_its_depth_without_the_provers() {
+    // The win by threats above, seen by the provers at level 10 and not
+    // within the few plies of level 5's search.
+    let moves = "g8 a1 h8 o1 j10 a15 j9 o15";
+    let top = answer(json!({"game": "gomoku", "moves": moves, "level": 10, "time_ms": 300})).await;
+    assert_eq!((&top["score"], &top["exact"]), (&json!(1), &json!(true)), "{top}");
+    let level = answer(json!({"game": "gomoku", "moves": moves, "level": 5, "time_ms": 300})).await;
+    assert_eq!(level["exact"], json!(false), "{level}");
+    assert_eq!(level["engine"]["depth"], json!(3), "{level}");
+}
+
+#[tokio::test]
 async fn a_four_is_blocked() {
     // O: a1 b1 c1 d1 is a four that only e1 stops; X to move has nothing
     // that wins first.
