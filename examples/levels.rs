@@ -37,9 +37,7 @@ use bestmove::games::tree::TreeLimits;
 use bestmove::games::{connect4, tictactoe};
 use bestmove::games::{Registry, Settings};
 use bestmove::play::arena::{matchup, Player, Random, Record};
-use bestmove::search::{
-    choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, RootMove, Table, TieBreak,
-};
+use bestmove::search::{choose_softly, engine_with_oracle, minimax, EngineOptions, Game, Limits, Table, TieBreak};
 use bestmove::suggest::{Answer, Context, MoveId, Request, TablePool, DEFAULT_TIME_MS, MAX_LEVEL};
 
 /// A Connect Four player at a level; `perfect` searches to the end with
@@ -73,38 +71,37 @@ impl Player<Connect4> for Connect4Level<'_> {
     }
 }
 
-/// An Othello player at a level, level 10 with `budget` a move.
-struct OthelloLevel {
+/// An Othello player at a level: the service's own answer to the request
+/// a front end sends (the board with its side to move as black, which the
+/// answer does not depend on, `"level"`, `"time_ms"` the budget,
+/// `"compare": false`, a seed of the player's); a pass is played without
+/// asking.
+struct OthelloLevel<'a> {
     level: u8,
     budget: Duration,
-    table: Table,
+    served: &'a Served,
     rng: fastrand::Rng,
 }
 
-impl Player<Othello> for OthelloLevel {
+impl Player<Othello> for OthelloLevel<'_> {
     fn pick(&mut self, position: &Othello) -> u8 {
-        let style = othello::style(self.level);
-        let deadline = style.max_depth.is_none().then(|| Instant::now() + self.budget);
-        let limits = Limits { max_depth: style.max_depth, deadline, ..Limits::default() };
-        let options = EngineOptions { score_root_moves: true, ..EngineOptions::default() };
-        let oracle = othello::Endgame::default();
-        let result = engine_with_oracle(position, &oracle, limits, &mut self.table, options, &mut |_| {})
-            .expect("nothing cancels it");
-        // As the service weighs them: final disc differences in the
-        // evaluation's points.
-        let scored: Option<Vec<RootMove<u8>>> = result
-            .root_moves
-            .iter()
-            .map(|m| m.score.map(|s| RootMove { mv: m.mv, score: othello::points(s), plies: s.ply().unwrap_or(0) }))
-            .collect();
-        match scored {
-            Some(scored) if !scored.is_empty() => {
-                choose_softly(&scored, style.temperature, false, TieBreak::First, &mut self.rng)
-                    .expect("a position that is not over has a move")
-                    .mv
-            }
-            _ => result.best_move.expect("a position that is not over has a move"),
+        if position.legal_squares() == 0 {
+            return othello::PASS;
         }
+        let (me, op) = position.bitboards();
+        let board: String = (0..64)
+            .map(|square| {
+                if me >> square & 1 != 0 {
+                    'X'
+                } else if op >> square & 1 != 0 {
+                    'O'
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let (name, _) = self.served.level_move("othello", board.into(), "X", self.level, self.budget, &mut self.rng);
+        othello::parse_square(&name).expect("a square of the board")
     }
 }
 
@@ -147,6 +144,33 @@ impl Served {
         }
     }
 
+    /// The move a level plays, by name, and the whole answer: the
+    /// service's answer to the request a front end sends (`board` with
+    /// `to_move`, the level, `budget` as `time_ms`, no comparison, a seed
+    /// drawn from `rng`).
+    fn level_move(
+        &self,
+        game: &str,
+        board: serde_json::Value,
+        to_move: &str,
+        level: u8,
+        budget: Duration,
+        rng: &mut fastrand::Rng,
+    ) -> (String, Answer) {
+        let body = serde_json::json!({
+            "game": game,
+            "board": board,
+            "to_move": to_move,
+            "level": level,
+            "time_ms": budget.as_millis() as u64,
+            "compare": false,
+            "seed": rng.u32(..),
+        });
+        let answer = self.answer(&body);
+        let Some(MoveId::Name(name)) = &answer.best_move else { panic!("a position that is not over has a move") };
+        (name.clone(), answer)
+    }
+
     /// The answer to `body`, as the service gives it.
     fn answer(&self, body: &serde_json::Value) -> Answer {
         let request = Request::parse(body.to_string().as_bytes(), &self.games, usize::MAX).expect("a valid request");
@@ -169,18 +193,10 @@ impl Served {
 impl Player<Board> for GomokuLevel<'_> {
     fn pick(&mut self, board: &Board) -> u16 {
         let started = Instant::now();
-        let body = serde_json::json!({
-            "game": "gomoku",
-            "board": board.rows(),
-            "to_move": board.to_move().as_str(),
-            "level": self.level,
-            "time_ms": self.budget.as_millis() as u64,
-            "compare": false,
-            "seed": self.rng.u32(..),
-        });
-        let answer = self.served.answer(&body);
-        let Some(MoveId::Name(name)) = &answer.best_move else { panic!("a position that is not over has a move") };
-        let cell = gomoku::parse_square(name, board.size()).expect("a square of the board");
+        let rows = board.rows().into();
+        let (name, answer) =
+            self.served.level_move("gomoku", rows, board.to_move().as_str(), self.level, self.budget, &mut self.rng);
+        let cell = gomoku::parse_square(&name, board.size()).expect("a square of the board");
         let elapsed = started.elapsed();
         let searched = &mut self.searched.borrow_mut()[usize::from(self.level - 1)];
         searched.depths.push(answer.engine.as_ref().and_then(|e| e.result.depth).unwrap_or(0));
@@ -393,12 +409,9 @@ fn tictactoe(pairs: usize) {
 }
 
 fn othello_ladder(pairs: usize, budget: Duration) {
-    let at = |level: u8, seed: u64| OthelloLevel {
-        level,
-        budget,
-        table: Table::with_bytes(32 << 20),
-        rng: fastrand::Rng::with_seed(seed),
-    };
+    let served = Served::new();
+    let at =
+        |level: u8, seed: u64| OthelloLevel { level, budget, served: &served, rng: fastrand::Rng::with_seed(seed) };
     let title = format!("Othello, level 10 with {} ms a move", budget.as_millis());
     let (openings, seeded) = random_openings(&Othello::START, 4, 4000);
     let mut random = Random(fastrand::Rng::with_seed(2));
