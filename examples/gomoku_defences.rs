@@ -1,30 +1,25 @@
 //! What the answers to a Gomoku threat cost to check: for each position of
 //! the defence suite (`tests/data/gomoku/defence.txt`), the moves that the
 //! checks of a request at the default budget leave to the engine's search
-//! (`defences` with the positions the service gives them for one second,
-//! no halt), whether the suite's holding move is among them, and how many
+//! (`defences` with the positions the service gives them at the default
+//! budget, [`ProverBudgets`], with no halt), whether the suite's holding move is among them, and how many
 //! positions the prover needs to refute each of those moves on its own
 //! (doubling from 10,000 to 2,560,000; `-`: not refuted within that).
 //!
 //! `cargo run --release --example gomoku_defences [N ...]` (the suite's
 //! positions by number, from 1; all of them without).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use bestmove::games::gomoku::{defences, square_name, vct, Halt, Position, Rule};
-
-/// The positions the service's provers may visit per millisecond of the
-/// budget, and the checks of the answers to a threat (see
-/// `src/games/gomoku/served.rs`): the look for the threat gets a quarter
-/// of the first.
-const NODES_PER_MS: u64 = 300;
-const DEFENCE_NODES_PER_MS: u64 = 750;
-const BUDGET_MS: u64 = 1000;
+use bestmove::games::gomoku::{defences, square_name, vct, Halt, Position, ProverBudgets, Rule};
+use bestmove::suggest::DEFAULT_TIME_MS;
 
 fn main() {
     let text = std::fs::read_to_string("tests/data/gomoku/defence.txt").expect("the defence suite");
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
     let wanted: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a position's number")).collect();
+    // A request at the default budget.
+    let budgets = ProverBudgets::of(Duration::from_millis(DEFAULT_TIME_MS));
     println!(
         "| # | holding moves | checks' time | left | holding move left | each move left: positions to refute it |"
     );
@@ -42,9 +37,7 @@ fn main() {
         board.candidates(&mut candidates);
         let others: Vec<usize> = candidates.iter().map(|&(cell, _)| usize::from(cell)).collect();
         let started = Instant::now();
-        let look = BUDGET_MS * NODES_PER_MS / 4;
-        let left =
-            defences(board, &others, look, BUDGET_MS * DEFENCE_NODES_PER_MS, Halt::default()).unwrap_or_default();
+        let left = defences(board, &others, budgets.look, budgets.checks, Halt::default()).unwrap_or_default();
         let ms = started.elapsed().as_millis();
         let kept = left.iter().any(|&cell| holding.contains(&square_name(cell).as_str()));
         let costs: Vec<String> = left

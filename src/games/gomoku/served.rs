@@ -6,7 +6,7 @@
 
 use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -295,6 +295,28 @@ const DEFENCE_NODES_PER_MS: u64 = 750;
 /// request is cancelled.
 const PROVERS_SHARE: f64 = 0.75;
 
+/// The positions the provers may visit for a request of `budget`: the
+/// root's proof by fours or threats, the look for the opponent's threat
+/// (a quarter as many), and the checks of the answers to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProverBudgets {
+    /// The root's proof.
+    pub root: u64,
+    /// The search for the opponent's threat.
+    pub look: u64,
+    /// The checks of the answers to the threat.
+    pub checks: u64,
+}
+
+impl ProverBudgets {
+    /// The budgets of a request of `budget`.
+    pub fn of(budget: Duration) -> ProverBudgets {
+        let ms = budget.as_millis() as u64;
+        let root = ms.saturating_mul(NODES_PER_MS).max(ROOT_BUDGET);
+        ProverBudgets { root, look: root / 4, checks: ms.saturating_mul(DEFENCE_NODES_PER_MS).max(ROOT_BUDGET) }
+    }
+}
+
 /// The moves searched at the root where the opponent threatens a win by
 /// fours or threats: those that may meet it and are not proven to lose
 /// (see [`defences`]: the threat looked for within `look` positions, the
@@ -450,17 +472,16 @@ impl ServedPosition for Question {
         // which the engine's search is narrowed. The engine has the rest.
         let started = Instant::now();
         let budget = pipeline::budget(options, context);
-        let nodes = (budget.as_millis() as u64).saturating_mul(NODES_PER_MS).max(ROOT_BUDGET);
+        let budgets = ProverBudgets::of(budget);
         let mut board = position.board().clone();
         let halt = Halt { cancel: Some(cancel), deadline: Some(started + budget.mul_f64(PROVERS_SHARE)) };
         // A level below the top plays by its depth and temperature alone,
         // as its calibration measured it: the provers see far beyond its
         // depth, and would take most of its budget for it.
         let provers = options.level.is_none_or(|level| level >= MAX_LEVEL) && !board.over();
-        let proof = if provers { vct_until(&board, nodes, halt) } else { None };
+        let proof = if provers { vct_until(&board, budgets.root, halt) } else { None };
         if provers && proof.is_none() {
-            let checks = (budget.as_millis() as u64).saturating_mul(DEFENCE_NODES_PER_MS).max(ROOT_BUDGET);
-            if let Some(moves) = narrowed(&board, nodes / 4, checks, halt) {
+            if let Some(moves) = narrowed(&board, budgets.look, budgets.checks, halt) {
                 board.focus_on(&moves);
             }
         }
