@@ -126,6 +126,10 @@ pub struct Board {
     /// The same for windows of four stones: an empty square with one may
     /// make five.
     in_fours: [[u8; MAX_CELLS]; 2],
+    /// The squares where `in_threes` is not 0, a bit each, for each colour.
+    three_marks: [[u64; WORDS]; 2],
+    /// The squares where `in_fours` is not 0, a bit each, for each colour.
+    four_marks: [[u64; WORDS]; 2],
     /// The player whose last stone made a winning line.
     winner: Option<Player>,
     /// The last stone played, if any.
@@ -171,6 +175,8 @@ impl Board {
             threes: [0; 2],
             in_threes: [[0; MAX_CELLS]; 2],
             in_fours: [[0; MAX_CELLS]; 2],
+            three_marks: [[0; WORDS]; 2],
+            four_marks: [[0; WORDS]; 2],
             winner: None,
             last: None,
             focus: [0; WORDS],
@@ -306,8 +312,16 @@ impl Board {
     /// The empty squares within two steps of a stone (the centre on an
     /// empty board), ascending.
     pub fn near_empty(&self) -> impl Iterator<Item = usize> + '_ {
+        const EVERY_SQUARE: [u64; WORDS] = [u64::MAX; WORDS];
+        self.marked_empty(&EVERY_SQUARE)
+    }
+
+    /// The empty squares near the stones (as [`Board::near_empty`], in
+    /// the same order) whose bit is set in `marks`.
+    #[inline(always)]
+    fn marked_empty<'a>(&'a self, marks: &'a [u64; WORDS]) -> impl Iterator<Item = usize> + 'a {
         (0..WORDS).flat_map(move |w| {
-            let mut bits = self.near[w];
+            let mut bits = self.near[w] & marks[w];
             std::iter::from_fn(move || {
                 while bits != 0 {
                     let cell = w * 64 + bits.trailing_zeros() as usize;
@@ -319,6 +333,13 @@ impl Board {
                 None
             })
         })
+    }
+
+    /// The empty squares near the stones where a stone of `player` may
+    /// make a four ([`Board::may_make_four`]), in the order of
+    /// [`Board::near_empty`].
+    pub fn four_squares(&self, player: Player) -> impl Iterator<Item = usize> + '_ {
+        self.marked_empty(&self.three_marks[colour(player)])
     }
 
     /// The stones of `player` in a row from `cell` (excluded) along
@@ -377,7 +398,7 @@ impl Board {
         if self.fours[c] == 0 {
             return Vec::new();
         }
-        self.near_empty().filter(|&cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player)).collect()
+        self.marked_empty(&self.four_marks[c]).filter(|&cell| self.wins_at(cell, player)).collect()
     }
 
     /// True when `player` may make a four or five at once: some window
@@ -403,7 +424,7 @@ impl Board {
     /// True when `player` can make a winning line at once.
     pub fn can_win(&self, player: Player) -> bool {
         let c = colour(player);
-        self.fours[c] > 0 && self.near_empty().any(|cell| self.in_fours[c][cell] > 0 && self.wins_at(cell, player))
+        self.fours[c] > 0 && self.marked_empty(&self.four_marks[c]).any(|cell| self.wins_at(cell, player))
     }
 
     /// The change in `player`'s window points minus the opponent's when
@@ -477,9 +498,20 @@ impl Board {
         let mark = me as u8 + 1;
         let (mut points, mut fours, mut threes) = (self.points, self.fours, self.threes);
         let (in_threes, in_fours) = (&mut self.in_threes, &mut self.in_fours);
-        let mark_all = |counts: &mut [u8; MAX_CELLS], squares: &[usize], up: bool| {
+        let (three_marks, four_marks) = (&mut self.three_marks, &mut self.four_marks);
+        // A square's count, and its bit where the count leaves or reaches 0.
+        let mark_all = |counts: &mut [u8; MAX_CELLS], marks: &mut [u64; WORDS], squares: &[usize], up: bool| {
             for &at in squares {
-                counts[at] = if up { counts[at] + 1 } else { counts[at] - 1 };
+                let bit = 1u64 << (at % 64);
+                if up {
+                    counts[at] += 1;
+                    marks[at / 64] |= bit;
+                } else {
+                    counts[at] -= 1;
+                    if counts[at] == 0 {
+                        marks[at / 64] &= !bit;
+                    }
+                }
             }
         };
         windows(&self.cells, usize::from(self.size), cell, mark, |mine, theirs, squares| {
@@ -488,12 +520,12 @@ impl Board {
                 fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
                 threes[me] = threes[me] + u16::from(mine + 1 == 3) - u16::from(mine == 3);
                 match mine {
-                    2 => mark_all(&mut in_threes[me], squares, true),
+                    2 => mark_all(&mut in_threes[me], &mut three_marks[me], squares, true),
                     3 => {
-                        mark_all(&mut in_threes[me], squares, false);
-                        mark_all(&mut in_fours[me], squares, true);
+                        mark_all(&mut in_threes[me], &mut three_marks[me], squares, false);
+                        mark_all(&mut in_fours[me], &mut four_marks[me], squares, true);
                     }
-                    4 => mark_all(&mut in_fours[me], squares, false),
+                    4 => mark_all(&mut in_fours[me], &mut four_marks[me], squares, false),
                     _ => {}
                 }
             }
@@ -502,8 +534,8 @@ impl Board {
                 fours[other] -= u16::from(theirs == 4);
                 threes[other] -= u16::from(theirs == 3);
                 match theirs {
-                    3 => mark_all(&mut in_threes[other], squares, false),
-                    4 => mark_all(&mut in_fours[other], squares, false),
+                    3 => mark_all(&mut in_threes[other], &mut three_marks[other], squares, false),
+                    4 => mark_all(&mut in_fours[other], &mut four_marks[other], squares, false),
                     _ => {}
                 }
             }

@@ -209,7 +209,7 @@ impl<'a> Prover<'a> {
         }
         let theirs = board.winning_squares(me.other());
         let tries: Vec<usize> = match theirs[..] {
-            [] => board.near_empty().filter(|&cell| board.may_make_four(cell, me)).collect(),
+            [] => board.four_squares(me).collect(),
             // The opponent's four must be blocked first.
             [only] => vec![only],
             _ => return None,
@@ -228,7 +228,9 @@ impl<'a> Prover<'a> {
                 return Some(vec![cell, block, five]);
             }
             let block = threats[0];
-            let after = next.play(block);
+            // The position after the four is not needed once blocked.
+            let mut after = next;
+            after.put(block);
             if after.over() {
                 continue;
             }
@@ -448,7 +450,8 @@ impl<'a> Threats<'a> {
             // The defender blocks one square; with two, the other makes five.
             [block, five, ..] => return Some(Proof::forced(vec![cell, block, five])),
             [block] => {
-                let after = next.play(block);
+                let mut after = next;
+                after.put(block);
                 if after.over() {
                     return None;
                 }
@@ -579,7 +582,7 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64, halt: H
         meets[cell] = true;
     }
     let mut tried = [false; MAX_CELLS];
-    let fours: Vec<usize> = board.near_empty().filter(|&cell| board.may_make_four(cell, me)).collect();
+    let fours: Vec<usize> = board.four_squares(me).collect();
     let mut left: Vec<usize> = squares
         .into_iter()
         .chain(fours)
