@@ -7,7 +7,9 @@
 //!
 //! With `--midgame`, the same for the selective search of the midgame:
 //! positions of 24 to 50 empty squares, each searched to depths 1 to 10,
-//! and the deviation of each deeper score from each shallower one.
+//! and the deviation of each deeper score from each shallower one; then,
+//! for the pairs four plies apart (the midgame probes'), the same by game
+//! stage (bands of 9 empty squares: 24 to 32, 33 to 41, 42 to 50).
 //!
 //! ```sh
 //! cargo run --release --example othello_probcut -- [--games 200] [--seed 1] [--midgame]
@@ -120,6 +122,7 @@ fn midgame_deviations(games: usize, seed: u64) {
             .expect("not cancelled")
     };
     let mut sums = vec![[(0f64, 0f64, 0f64); MIDGAME_DEPTH + 1]; MIDGAME_DEPTH + 1];
+    let mut by_band = vec![[(0f64, 0f64, 0f64); MIDGAME_DEPTH + 1]; BANDS];
     for _ in 0..games {
         let mut pos = Othello::START;
         while pos.outcome().is_none() && pos.empties() >= 24 {
@@ -132,6 +135,10 @@ fn midgame_deviations(games: usize, seed: u64) {
                             let r = (a - b) as f64;
                             let s = &mut sums[shallow][deep];
                             *s = (s.0 + 1.0, s.1 + r, s.2 + r * r);
+                            if deep - shallow == PROBE_GAP {
+                                let s = &mut by_band[band(pos.empties())][deep];
+                                *s = (s.0 + 1.0, s.1 + r, s.2 + r * r);
+                            }
                         }
                     }
                 }
@@ -150,4 +157,25 @@ fn midgame_deviations(games: usize, seed: u64) {
             }
         }
     }
+    println!();
+    println!("empties shallow deep count mean sigma");
+    for (b, by_deep) in by_band.iter().enumerate() {
+        for (deep, &(n, s, q)) in by_deep.iter().enumerate() {
+            if n > 1.0 {
+                let mean = s / n;
+                let (low, high) = (24 + 9 * b, 32 + 9 * b);
+                println!("{low}-{high} {} {deep} {n} {mean:.0} {:.0}", deep - PROBE_GAP, (q / n - mean * mean).sqrt());
+            }
+        }
+    }
+}
+
+/// The plies between a midgame probe's search and the search it predicts.
+const PROBE_GAP: usize = 4;
+/// The stage bands of the by-stage figures.
+const BANDS: usize = 3;
+
+/// The band of a position of 24 to 50 empty squares.
+fn band(empties: u32) -> usize {
+    (empties.saturating_sub(24) as usize / 9).min(BANDS - 1)
 }
