@@ -6,8 +6,11 @@
 //! positions the prover needs to refute each of those moves on its own
 //! (doubling from 10,000 to 2,560,000; `-`: not refuted within that).
 //!
-//! `cargo run --release --example gomoku_defences [N ...]` (the suite's
-//! positions by number, from 1; all of them without).
+//! `cargo run --release --example gomoku_defences [--left] [N ...]` (the
+//! suite's positions by number, from 1; all of them without). With
+//! `--left`, the positions to refute each move are not looked for, and a
+//! last line sums up: the moves left in all, the positions whose holding
+//! move is among them, and the checks' time.
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +20,11 @@ use bestmove::suggest::DEFAULT_TIME_MS;
 fn main() {
     let text = std::fs::read_to_string("tests/data/gomoku/defence.txt").expect("the defence suite");
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).collect();
-    let wanted: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a position's number")).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let only_left = args.iter().any(|a| a == "--left");
+    let wanted: Vec<usize> =
+        args.iter().filter(|a| *a != "--left").map(|a| a.parse().expect("a position's number")).collect();
+    let (mut moves_left, mut holding_kept, mut checks_ms) = (0, 0, 0);
     // A request at the default budget.
     let budgets = ProverBudgets::of(Duration::from_millis(DEFAULT_TIME_MS));
     println!(
@@ -40,9 +47,15 @@ fn main() {
         let left = defences(board, &others, budgets.look, budgets.checks, Halt::default()).unwrap_or_default();
         let ms = started.elapsed().as_millis();
         let kept = left.iter().any(|&cell| holding.contains(&square_name(cell).as_str()));
+        moves_left += left.len();
+        holding_kept += usize::from(kept);
+        checks_ms += ms;
         let costs: Vec<String> = left
             .iter()
             .map(|&cell| {
+                if only_left {
+                    return square_name(cell);
+                }
                 let after = board.play(cell);
                 let cost = (0..9).map(|k| 10_000u64 << k).find(|&budget| vct(&after, budget).is_some());
                 format!("{} {}", square_name(cell), cost.map_or("-".to_string(), |c| format!("{}k", c / 1000)))
@@ -57,5 +70,9 @@ fn main() {
             if kept { "yes" } else { "no" },
             costs.join(", ")
         );
+    }
+    if only_left {
+        println!();
+        println!("{moves_left} moves left in all; the holding move among them in {holding_kept}; checks' time {checks_ms} ms");
     }
 }

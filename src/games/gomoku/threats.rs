@@ -326,6 +326,9 @@ struct Threats<'a> {
     failed: Memory,
     /// Positions proven won, with their proofs.
     won: HashMap<u64, Proof, BuildHasherDefault<KeyHasher>>,
+    /// The attacker's moves to try first where they threaten: those of a
+    /// proof found in a position much like this one.
+    killers: Vec<usize>,
 }
 
 impl<'a> Threats<'a> {
@@ -339,6 +342,7 @@ impl<'a> Threats<'a> {
             budget,
             failed: Memory::default(),
             won: HashMap::default(),
+            killers: Vec::new(),
         }
     }
 
@@ -356,12 +360,19 @@ impl<'a> Threats<'a> {
         most.min(self.budget.saturating_sub(self.spent()))
     }
 
+    /// Gives the search `more` positions beyond those it has visited: a
+    /// search resumed so keeps what it proved and what it found to fail,
+    /// and goes on where it stopped.
+    fn extend(&mut self, more: u64) {
+        self.budget = self.spent().saturating_add(more);
+    }
+
     /// A win by fours, else by threats with the fewest threes.
     fn prove(&mut self, board: &Board) -> Option<Proof> {
         if board.over() {
             return None;
         }
-        if let Some(line) = self.fours.prove(board, self.budget / 4) {
+        if let Some(line) = self.fours.prove(board, self.share(u64::MAX) / 4) {
             return Some(Proof::forced(line));
         }
         for threes in 1..=MAX_THREES {
@@ -393,6 +404,18 @@ impl<'a> Threats<'a> {
         fours
     }
 
+    /// `moves` with the killers among them first, in the killers' order.
+    fn ordered(&self, mut moves: Vec<usize>) -> Vec<usize> {
+        let mut at = 0;
+        for &killer in &self.killers {
+            if let Some(i) = moves[at..].iter().position(|&cell| cell == killer) {
+                moves[at..=at + i].rotate_right(1);
+                at += 1;
+            }
+        }
+        moves
+    }
+
     /// A win for the side to move by continuous fours, or by threats with
     /// at most `threes` threes.
     fn attack(&mut self, board: &Board, threes: u32) -> Option<Proof> {
@@ -416,7 +439,7 @@ impl<'a> Threats<'a> {
         }
         // The opponent's four must be blocked first.
         let tries = match board.winning_squares(me.other())[..] {
-            [] => Threats::threat_moves(board),
+            [] => self.ordered(Threats::threat_moves(board)),
             [only] => vec![only],
             _ => return None,
         };
@@ -557,18 +580,20 @@ fn delays(board: &Board, budget: u64, halt: Halt<'_>) -> bool {
 /// move's fours and `others`, less those after which the opponent is
 /// proven to win all the same, the likeliest first. The threat is looked
 /// for within `look` positions; the moves are then checked, within
-/// `budget` positions more,
-/// in rounds, each with four times the positions of the one before, while
-/// more than one is left and the budget allows (the last round shares out
-/// what is left of the budget, where that is more than the round before
-/// had): where a round proves every
-/// move left lost, the moves of the round before are kept (the ones that
-/// resist longest). A four that only puts the threat off (played off the
-/// squares that may meet the threat, and after its forced block the
-/// threat, or a four, is still there) is dropped where other moves hold;
-/// where after some moves the opponent's search ran out of moves to try
-/// rather than of positions, those alone are kept, as the likelier to
-/// hold. What is left is not proven to hold: the engine's
+/// `budget` positions more, in rounds, each giving every move's search
+/// (resumed where the round before left it, its memory kept) four times
+/// the positions of the one before, while more than one is left and the
+/// budget allows (the last round shares out what is left of the budget,
+/// where that is more than the round before had): where a round proves
+/// every move left lost, the moves of the round before are kept (the ones
+/// that resist longest). Each search tries first, where they threaten,
+/// the attacker's moves of the last refutation found (a killer heuristic:
+/// most answers are refuted alike). A four that only puts the threat off
+/// (played off the squares that may meet the threat, and after its forced
+/// block the threat, or a four, is still there) is dropped where other
+/// moves hold; where after some moves the opponent's search ran out of
+/// moves to try rather than of positions, those alone are kept, as the
+/// likelier to hold. What is left is not proven to hold: the engine's
 /// search chooses among it. `None` where the opponent threatens no proven
 /// win, or every move tried loses at the first round. At `halt` the
 /// checks stop, and the moves not yet proven lost are kept.
@@ -593,6 +618,9 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64, halt: H
     let mut each = (budget / 48).max(100);
     let mut first = true;
     let mut last = false;
+    let mut killers = Vec::new();
+    // Each move's search, resumed from round to round with more positions.
+    let mut searches: HashMap<usize, Threats<'_>, BuildHasherDefault<KeyHasher>> = HashMap::default();
     while left.len() > 1 || first {
         if halt.now() {
             break;
@@ -618,17 +646,25 @@ pub fn defences(board: &Board, others: &[usize], look: u64, budget: u64, halt: H
                 holding.push(cell);
                 continue;
             }
-            let mut search = Threats::new(each, halt);
-            let lost = search.prove(&after).is_some();
-            spent += search.spent().min(each);
-            if lost {
+            let search = searches.entry(cell).or_insert_with(|| Threats::new(0, halt));
+            let before = search.spent();
+            search.extend(each);
+            search.killers.clone_from(&killers);
+            let proof = search.prove(&after);
+            let finished = !search.out();
+            spent += (search.spent() - before).min(each);
+            if let Some(proof) = proof {
+                // The attacker's moves of this refutation, to try first
+                // against the next answers: most are refuted alike.
+                killers = proof.line.iter().step_by(2).copied().collect();
+                searches.remove(&cell);
                 continue;
             }
             if first && !meets[cell] && delays(&after, each, halt) {
                 delaying.push(cell);
             } else {
                 holding.push(cell);
-                if !search.out() {
+                if finished {
                     safe.push(cell);
                 }
             }
