@@ -191,6 +191,20 @@ fn random_games_agree_with_the_reference() {
                     let board = position.board();
                     assert_eq!(board.rows(), reference.rows());
                     assert_eq!(board.counts(), board.recount());
+                    // The squares near the stones: the empty ones within two
+                    // steps of a stone or of the centre.
+                    let near: Vec<usize> = legal
+                        .iter()
+                        .copied()
+                        .filter(|&cell| {
+                            let (row, column) = (cell / STRIDE, cell % STRIDE);
+                            let close = |r: usize, c: usize| r.abs_diff(row) <= 2 && c.abs_diff(column) <= 2;
+                            let stones = (0..size).flat_map(|r| (0..size).map(move |c| (r, c)));
+                            let mut stones = stones.filter(|&(r, c)| reference.cells[r][c].is_some());
+                            close(board.centre() / STRIDE, board.centre() % STRIDE) || stones.any(|(r, c)| close(r, c))
+                        })
+                        .collect();
+                    assert_eq!(board.near_empty().collect::<Vec<_>>(), near, "{:?}", reference.rows());
                     if positions % 7 == 0 {
                         for player in [Player::X, Player::O] {
                             for &cell in &legal {

@@ -18,6 +18,13 @@ pub const MAX_CELLS: usize = MAX_SIZE * MAX_SIZE;
 pub const STRIDE: usize = MAX_SIZE;
 /// 64-bit words of a set of squares.
 const WORDS: usize = MAX_CELLS.div_ceil(64);
+/// Lines of the largest board, in the four directions: its rows, its
+/// columns and its diagonals each way (39 each).
+const LINES: usize = 2 * MAX_SIZE + 2 * (2 * MAX_SIZE - 1);
+/// A square's bit in its line's bits is its place along the line plus
+/// this, so that the nine squares around any square are bits `place` to
+/// `place + 8`, and squares off the board read as empty.
+const LINE_SHIFT: usize = 4;
 
 /// What wins.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,16 +102,18 @@ pub fn colour(player: Player) -> usize {
     }
 }
 
-/// A position: the stones, the side to move, the rule, and what the
-/// searches need kept up to date (the squares near a stone, the key, the
-/// evaluation's window points and the count of each side's open fives to
-/// be). About 500 bytes, copied by [`Board::play`].
+/// A position: the stones (as bits by line, so that the stones of a
+/// window of five are read with a shift and a mask), the side to move, the
+/// rule, and what the searches need kept up to date (the squares near a
+/// stone, the key, the evaluation's window points and the count of each
+/// side's open fives to be). About 3 KB, copied by [`Board::play`].
 #[derive(Clone)]
 pub struct Board {
-    /// 0 empty, 1 X, 2 O, by square number ([`STRIDE`]); squares off a
-    /// smaller board stay empty.
-    cells: [u8; MAX_CELLS],
-    /// The empty and full squares within two steps (either way) of a stone.
+    /// The squares that hold a stone, a bit each by square number
+    /// ([`STRIDE`]); whose stone, the lines tell.
+    occupied: [u64; WORDS],
+    /// The empty and full squares within two steps (either way) of a stone
+    /// or of the centre.
     near: [u64; WORDS],
     size: u8,
     rule: Rule,
@@ -130,6 +139,8 @@ pub struct Board {
     three_marks: [[u64; WORDS]; 2],
     /// The squares where `in_fours` is not 0, a bit each, for each colour.
     four_marks: [[u64; WORDS]; 2],
+    /// Each colour's stones by line ([`line_of`]), a bit a square.
+    lines: [[u32; LINES]; 2],
     /// The player whose last stone made a winning line.
     winner: Option<Player>,
     /// The last stone played, if any.
@@ -154,7 +165,7 @@ impl std::fmt::Debug for Board {
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.size == other.size && self.rule == other.rule && self.to_move == other.to_move && self.cells == other.cells
+        self.size == other.size && self.rule == other.rule && self.to_move == other.to_move && self.lines == other.lines
     }
 }
 
@@ -163,7 +174,7 @@ impl Board {
     pub fn empty(size: usize, rule: Rule) -> Board {
         assert!((MIN_SIZE..=MAX_SIZE).contains(&size), "a board side from 5 to 20");
         let mut board = Board {
-            cells: [0; MAX_CELLS],
+            occupied: [0; WORDS],
             near: [0; WORDS],
             size: size as u8,
             rule,
@@ -177,6 +188,7 @@ impl Board {
             in_fours: [[0; MAX_CELLS]; 2],
             three_marks: [[0; WORDS]; 2],
             four_marks: [[0; WORDS]; 2],
+            lines: [[0; LINES]; 2],
             winner: None,
             last: None,
             focus: [0; WORDS],
@@ -227,10 +239,12 @@ impl Board {
     /// The stone on `cell`, if any.
     #[inline(always)]
     pub fn cell(&self, cell: usize) -> Option<Player> {
-        match self.cells[cell] {
-            1 => Some(Player::X),
-            2 => Some(Player::O),
-            _ => None,
+        if self.occupied[cell / 64] & (1 << (cell % 64)) == 0 {
+            None
+        } else if self.lines[0][cell / STRIDE] & (1 << (cell % STRIDE + LINE_SHIFT)) != 0 {
+            Some(Player::X)
+        } else {
+            Some(Player::O)
         }
     }
 
@@ -282,12 +296,18 @@ impl Board {
     }
 
     fn set_near(&mut self, cell: usize) {
-        let (row, column) = self.coordinates(cell);
-        for r in row - 2..=row + 2 {
-            for c in column - 2..=column + 2 {
-                if let Some(at) = self.at(r, c) {
-                    self.near[at / 64] |= 1 << (at % 64);
-                }
+        let (row, column) = (cell / STRIDE, cell % STRIDE);
+        let last = self.size() - 1;
+        // Up to five squares of each row within two steps: a run of bits,
+        // in one word or across two.
+        let (first, end) = (column.saturating_sub(2), (column + 2).min(last) + 1);
+        let run = (1u128 << (end - first)) - 1;
+        for r in row.saturating_sub(2)..=(row + 2).min(last) {
+            let at = r * STRIDE + first;
+            let bits = run << (at % 64);
+            self.near[at / 64] |= bits as u64;
+            if at / 64 + 1 < WORDS {
+                self.near[at / 64 + 1] |= (bits >> 64) as u64;
             }
         }
     }
@@ -309,8 +329,8 @@ impl Board {
         self.focus_stones != self.stones || self.focus[cell / 64] & (1 << (cell % 64)) != 0
     }
 
-    /// The empty squares within two steps of a stone (the centre on an
-    /// empty board), ascending.
+    /// The empty squares within two steps of a stone or of the centre,
+    /// ascending.
     pub fn near_empty(&self) -> impl Iterator<Item = usize> + '_ {
         const EVERY_SQUARE: [u64; WORDS] = [u64::MAX; WORDS];
         self.marked_empty(&EVERY_SQUARE)
@@ -321,16 +341,13 @@ impl Board {
     #[inline(always)]
     fn marked_empty<'a>(&'a self, marks: &'a [u64; WORDS]) -> impl Iterator<Item = usize> + 'a {
         (0..WORDS).flat_map(move |w| {
-            let mut bits = self.near[w] & marks[w];
+            let mut bits = self.near[w] & marks[w] & !self.occupied[w];
             std::iter::from_fn(move || {
-                while bits != 0 {
+                (bits != 0).then(|| {
                     let cell = w * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    if self.cells[cell] == 0 {
-                        return Some(cell);
-                    }
-                }
-                None
+                    cell
+                })
             })
         })
     }
@@ -346,27 +363,29 @@ impl Board {
     /// `(dr, dc)`.
     #[inline(always)]
     fn run(&self, cell: usize, (dr, dc): (i32, i32), mark: u8) -> usize {
-        let (mut row, mut column) = self.coordinates(cell);
-        let mut count = 0;
-        loop {
-            row += dr;
-            column += dc;
-            match self.at(row, column) {
-                Some(at) if self.cells[at] == mark => count += 1,
-                _ => return count,
-            }
+        let lines = &self.lines[usize::from(mark) - 1];
+        match DIRECTIONS.iter().position(|&d| d == (dr, dc)) {
+            Some(direction) => runs(lines, cell, direction).1,
+            None => DIRECTIONS.iter().position(|&d| d == (-dr, -dc)).map_or(0, |d| runs(lines, cell, d).0),
         }
+    }
+
+    /// The length of the run of `player`'s stones through `cell` (the
+    /// square counted as one of them) in each direction.
+    #[inline(always)]
+    fn run_lengths(&self, cell: usize, player: Player) -> [usize; 4] {
+        let lines = &self.lines[colour(player)];
+        std::array::from_fn(|direction| {
+            let (back, forth) = runs(lines, cell, direction);
+            1 + back + forth
+        })
     }
 
     /// True when a stone of `player` on the empty `cell` makes a winning
     /// line.
     #[inline]
     pub fn wins_at(&self, cell: usize, player: Player) -> bool {
-        let mark = colour(player) as u8 + 1;
-        DIRECTIONS.iter().any(|&(dr, dc)| {
-            let length = 1 + self.run(cell, (dr, dc), mark) + self.run(cell, (-dr, -dc), mark);
-            self.rule.wins(length)
-        })
+        self.run_lengths(cell, player).into_iter().any(|length| self.rule.wins(length))
     }
 
     /// The winning line through the stone on `cell`, if it lies on one:
@@ -378,7 +397,7 @@ impl Board {
     /// Every winning line through the stone on `cell` (one a direction at
     /// most), each the whole run, ascending.
     pub fn lines_through(&self, cell: usize) -> impl Iterator<Item = Vec<usize>> + '_ {
-        let mark = self.cells[cell];
+        let mark = self.cell(cell).map_or(0, |player| colour(player) as u8 + 1);
         DIRECTIONS.iter().filter(move |_| mark != 0).filter_map(move |&(dr, dc)| {
             let back = self.run(cell, (-dr, -dc), mark);
             let forth = self.run(cell, (dr, dc), mark);
@@ -478,7 +497,7 @@ impl Board {
     /// other colour in each window of five on the board that holds `cell`.
     #[inline(always)]
     fn windows(&self, cell: usize, mut f: impl FnMut(usize, usize), me: u8) {
-        windows(&self.cells, self.size(), cell, me, |mine, theirs, _| f(mine, theirs));
+        windows(&self.lines, self.size(), cell, usize::from(me) - 1, |mine, theirs, _, _| f(mine, theirs));
     }
 
     /// The board after the side to move puts a stone on the empty `cell`,
@@ -492,29 +511,31 @@ impl Board {
     /// Puts the side to move's stone on the empty `cell` and hands over
     /// the move.
     pub fn put(&mut self, cell: usize) {
-        debug_assert!(self.cells[cell] == 0 && self.winner.is_none());
+        debug_assert!(self.cell(cell).is_none() && self.winner.is_none());
         let player = self.to_move;
         let (me, other) = (colour(player), 1 - colour(player));
-        let mark = me as u8 + 1;
         let (mut points, mut fours, mut threes) = (self.points, self.fours, self.threes);
         let (in_threes, in_fours) = (&mut self.in_threes, &mut self.in_fours);
         let (three_marks, four_marks) = (&mut self.three_marks, &mut self.four_marks);
         // A square's count, and its bit where the count leaves or reaches 0.
-        let mark_all = |counts: &mut [u8; MAX_CELLS], marks: &mut [u64; WORDS], squares: &[usize], up: bool| {
-            for &at in squares {
-                let bit = 1u64 << (at % 64);
-                if up {
-                    counts[at] += 1;
-                    marks[at / 64] |= bit;
-                } else {
-                    counts[at] -= 1;
-                    if counts[at] == 0 {
-                        marks[at / 64] &= !bit;
+        let mark_all =
+            |counts: &mut [u8; MAX_CELLS], marks: &mut [u64; WORDS], (first, step): (usize, isize), up: bool| {
+                for k in 0..5 {
+                    let at = (first as isize + k * step) as usize;
+                    let bit = 1u64 << (at % 64);
+                    if up {
+                        counts[at] += 1;
+                        marks[at / 64] |= bit;
+                    } else {
+                        counts[at] -= 1;
+                        if counts[at] == 0 {
+                            marks[at / 64] &= !bit;
+                        }
                     }
                 }
-            }
-        };
-        windows(&self.cells, usize::from(self.size), cell, mark, |mine, theirs, squares| {
+            };
+        windows(&self.lines, usize::from(self.size), cell, me, |mine, theirs, first, step| {
+            let squares = (first, step);
             if theirs == 0 {
                 points[me] += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
                 fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
@@ -543,15 +564,16 @@ impl Board {
         self.points = points;
         self.fours = fours;
         self.threes = threes;
-        self.cells[cell] = mark;
+        self.occupied[cell / 64] |= 1 << (cell % 64);
+        for direction in 0..DIRECTIONS.len() {
+            let (line, place) = line_of(cell, direction);
+            self.lines[me][line] |= 1 << place;
+        }
         self.key ^= ZOBRIST[me][cell];
         self.stones += 1;
         self.last = Some(cell as u16);
         self.set_near(cell);
-        let won = DIRECTIONS
-            .iter()
-            .any(|&(dr, dc)| self.rule.wins(1 + self.run(cell, (dr, dc), mark) + self.run(cell, (-dr, -dc), mark)));
-        if won {
+        if self.run_lengths(cell, player).into_iter().any(|length| self.rule.wins(length)) {
             self.winner = Some(player);
         }
         self.to_move = player.other();
@@ -615,8 +637,12 @@ impl Board {
         for row in 0..size {
             for column in 0..size {
                 for (dr, dc) in DIRECTIONS {
-                    let cells: Option<Vec<u8>> =
-                        (0..5).map(|k| self.at(row + k * dr, column + k * dc).map(|at| self.cells[at])).collect();
+                    let cells: Option<Vec<u8>> = (0..5)
+                        .map(|k| {
+                            self.at(row + k * dr, column + k * dc)
+                                .map(|at| self.cell(at).map_or(0, |p| colour(p) as u8 + 1))
+                        })
+                        .collect();
                     let Some(cells) = cells else { continue };
                     let x = cells.iter().filter(|&&m| m == 1).count();
                     let o = cells.iter().filter(|&&m| m == 2).count();
@@ -642,32 +668,68 @@ impl Board {
     }
 }
 
-/// Calls `f(mine, theirs, squares)` for each window of five squares on a
-/// board of side `size` that holds `cell`: the stones of colour `me` in
-/// it, the other colour's, and its squares.
+/// The line through `cell` in the direction [`DIRECTIONS`]`[direction]`
+/// (its index in [`Board`]'s lines) and the cell's bit in it.
 #[inline(always)]
-fn windows(cells: &[u8; MAX_CELLS], size: usize, cell: usize, me: u8, mut f: impl FnMut(usize, usize, &[usize])) {
-    let size = size as i32;
-    let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
-    for (dr, dc) in DIRECTIONS {
-        // The nine squares of the line around the cell, 4 on each side.
-        let mut line = [3u8; 9];
-        let mut squares = [0usize; 9];
-        for k in 0..9 {
-            let (r, c) = (row + (k as i32 - 4) * dr, column + (k as i32 - 4) * dc);
-            if r >= 0 && r < size && c >= 0 && c < size {
-                squares[k] = r as usize * STRIDE + c as usize;
-                line[k] = cells[squares[k]];
-            }
-        }
-        for start in 0..5 {
-            let window = &line[start..start + 5];
-            if window.contains(&3) {
-                continue;
-            }
-            let mine = window.iter().filter(|&&m| m == me).count();
-            let theirs = window.iter().filter(|&&m| m != me && m != 0).count();
-            f(mine, theirs, &squares[start..start + 5]);
+fn line_of(cell: usize, direction: usize) -> (usize, usize) {
+    let (row, column) = (cell / STRIDE, cell % STRIDE);
+    match direction {
+        0 => (row, column + LINE_SHIFT),
+        1 => (MAX_SIZE + column, row + LINE_SHIFT),
+        2 => (2 * MAX_SIZE + row + MAX_SIZE - 1 - column, column + LINE_SHIFT),
+        _ => (2 * MAX_SIZE + 2 * MAX_SIZE - 1 + row + column, row + LINE_SHIFT),
+    }
+}
+
+/// The stones of one colour ([`Board`]'s lines) in a row from `cell`
+/// (excluded) backwards and forwards along [`DIRECTIONS`]`[direction]`.
+#[inline(always)]
+fn runs(lines: &[u32; LINES], cell: usize, direction: usize) -> (usize, usize) {
+    let (line, place) = line_of(cell, direction);
+    let bits = lines[line];
+    let forth = (bits >> (place + 1)).trailing_ones() as usize;
+    // The bits below the cell's (`place` is at least LINE_SHIFT), moved to
+    // the top of the word.
+    let back = (bits << (32 - place)).leading_ones() as usize;
+    (back, forth)
+}
+
+/// Calls `f(mine, theirs, first, step)` for each window of five squares
+/// on a board of side `size` that holds `cell`: the stones of colour `me`
+/// (an index, [`colour`]) in it, the other colour's, its first square and
+/// the step from one of its squares to the next.
+#[inline(always)]
+fn windows(
+    lines: &[[u32; LINES]; 2],
+    size: usize,
+    cell: usize,
+    me: usize,
+    mut f: impl FnMut(usize, usize, usize, isize),
+) {
+    let last = size - 1;
+    let (row, column) = (cell / STRIDE, cell % STRIDE);
+    for (direction, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
+        // The steps the line goes on the board before and after the cell
+        // (at most 4 each way).
+        let (before, after) = match direction {
+            0 => (column, last - column),
+            1 => (row, last - row),
+            2 => (row.min(column), (last - row).min(last - column)),
+            _ => (row.min(last - column), (last - row).min(column)),
+        };
+        let (before, after) = (before.min(4), after.min(4));
+        // The nine squares of the line around the cell, 4 on each side, as
+        // bits (the cell's bit 4) for each colour's stones.
+        let (line, place) = line_of(cell, direction);
+        let shift = place - LINE_SHIFT;
+        let mine = lines[me][line] >> shift;
+        let theirs = lines[1 - me][line] >> shift;
+        let step = (dr * STRIDE as i32 + dc) as isize;
+        // The windows on the board: squares `start..start + 5` of the nine.
+        for start in 4 - before..=after {
+            let window = 0x1f << start;
+            let first = (cell as isize + (start as isize - 4) * step) as usize;
+            f((mine & window).count_ones() as usize, (theirs & window).count_ones() as usize, first, step);
         }
     }
 }
