@@ -2,13 +2,68 @@
 //! the threats they make and stop, narrowed to the forced ones when a
 //! five threatens), its evaluation and what it tells the engine.
 
-use super::rules::Board;
+use std::cell::RefCell;
+
+use super::rules::{colour, Board};
 use super::threats::{refutations, vcf};
 use crate::search::{Game, Heuristics, Solver, Tactics};
 
 /// The most moves searched in a position with no five threatened: the
 /// best by the threats they make and stop ([`Board::gain`]).
 pub const WIDTH: usize = 20;
+
+/// Candidate lists remembered by each thread that searches: a search
+/// visits many positions again (each iteration of the deepening, each
+/// search again within a wider window), and working a list out (the
+/// opponent's threat looked for, every square near the stones weighed)
+/// is most of a position's cost.
+const REMEMBERED_LISTS: usize = 1 << 13;
+
+/// A remembered list of candidates, with its position's key.
+#[derive(Clone, Copy)]
+struct Remembered {
+    key: u64,
+    len: u8,
+    moves: [(u16, i32); WIDTH],
+}
+
+/// [`REMEMBERED_LISTS`] lists by key (a list longer than [`WIDTH`] is not
+/// kept), about 1.4 MB, made on the first use by a thread.
+#[derive(Default)]
+struct Lists(Vec<Remembered>);
+
+impl Lists {
+    /// Appends to `out` the list remembered for `key`, if any; true then.
+    /// A list with a square taken on `board` (two positions sharing a
+    /// key) is not used.
+    fn recall(&self, key: u64, board: &Board, out: &mut Vec<(u16, i32)>) -> bool {
+        let Some(kept) = self.0.get(key as usize % REMEMBERED_LISTS) else { return false };
+        let moves = &kept.moves[..usize::from(kept.len)];
+        if kept.key != key || kept.len == 0 || moves.iter().any(|&(cell, _)| board.cell(usize::from(cell)).is_some()) {
+            return false;
+        }
+        out.extend_from_slice(moves);
+        true
+    }
+
+    /// Remembers `moves` as the list of `key`.
+    fn keep(&mut self, key: u64, moves: &[(u16, i32)]) {
+        if moves.is_empty() || moves.len() > WIDTH {
+            return;
+        }
+        if self.0.is_empty() {
+            self.0 = vec![Remembered { key: 0, len: 0, moves: [(0, 0); WIDTH] }; REMEMBERED_LISTS];
+        }
+        let kept = &mut self.0[key as usize % REMEMBERED_LISTS];
+        kept.key = key;
+        kept.len = moves.len() as u8;
+        kept.moves[..moves.len()].copy_from_slice(moves);
+    }
+}
+
+thread_local! {
+    static REMEMBERED: RefCell<Lists> = RefCell::new(Lists::default());
+}
 
 /// The positions the search for the opponent's threat (a win by fours
 /// were the side to move to pass) may visit, in each position searched.
@@ -65,6 +120,29 @@ impl Board {
             out.push((self.centre() as u16, 0));
             return;
         }
+        // Where the moves are narrowed, the list is this position's alone.
+        if !self.narrowed() {
+            let key = self.list_key();
+            let start = out.len();
+            if REMEMBERED.with_borrow(|lists| lists.recall(key, self, out)) {
+                return;
+            }
+            self.find_candidates(out);
+            REMEMBERED.with_borrow_mut(|lists| lists.keep(key, &out[start..]));
+            return;
+        }
+        self.find_candidates(out);
+    }
+
+    /// The key of the position's candidate list: its stones, the side to
+    /// move, the board's side and the rule.
+    fn list_key(&self) -> u64 {
+        let side = colour(self.to_move()) as u64 | (self.size() as u64) << 1 | (self.rule() as u64) << 6;
+        self.key() ^ (side + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+
+    /// [`Board::candidates`] of a position with stones, worked out.
+    fn find_candidates(&self, out: &mut Vec<(u16, i32)>) {
         let me = self.to_move();
         // Where the opponent would win by fours were the side to move to
         // pass, every move but those that may meet the fours loses to them.
@@ -185,5 +263,41 @@ impl Solver for Board {
 
     fn engine_moves(&self, out: &mut Vec<(u16, i32)>) -> Tactics<u16> {
         self.searched(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::gomoku::Rule;
+
+    /// A remembered list is the list worked out, and one that names a
+    /// taken square (another position under the same key) is not used.
+    #[test]
+    fn remembered_lists_are_the_lists_worked_out() {
+        let mut rng = fastrand::Rng::with_seed(7);
+        for size in [9, 15, 20] {
+            let mut board = Board::empty(size, Rule::Freestyle);
+            while board.stones() < 30 && !board.over() {
+                let (mut first, mut again, mut worked_out) = (Vec::new(), Vec::new(), Vec::new());
+                board.candidates(&mut first);
+                board.candidates(&mut again);
+                if board.stones() > 0 {
+                    board.find_candidates(&mut worked_out);
+                    assert_eq!(first, worked_out);
+                }
+                assert_eq!(first, again);
+                board = board.play(usize::from(first[rng.usize(..first.len())].0));
+            }
+        }
+        let board = Board::empty(15, Rule::Freestyle).play(7 * 20 + 7);
+        let mut lists = Lists::default();
+        lists.keep(1, &[(7 * 20 + 7, 0)]);
+        assert!(!lists.recall(1, &board, &mut Vec::new()));
+        lists.keep(1, &[(7 * 20 + 8, 5)]);
+        let mut out = Vec::new();
+        assert!(lists.recall(1, &board, &mut out));
+        assert_eq!(out, [(7 * 20 + 8, 5)]);
+        assert!(!lists.recall(2, &board, &mut Vec::new()));
     }
 }

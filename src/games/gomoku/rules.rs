@@ -322,6 +322,12 @@ impl Board {
         self.focus_stones = self.stones;
     }
 
+    /// True when the moves searched in this position are narrowed
+    /// ([`Board::focus_on`]).
+    pub fn narrowed(&self) -> bool {
+        self.focus_stones == self.stones
+    }
+
     /// False when the moves searched in this position are narrowed and
     /// `cell` is not among them.
     #[inline(always)]
