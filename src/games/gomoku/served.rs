@@ -276,18 +276,17 @@ fn proven_move(board: &Board, mv: usize, root: Option<&Proof>, budget: u64) -> O
 }
 
 /// The positions the provers may visit before the engine's search, per
-/// millisecond of the request's time budget: the root's proof (some 2
-/// million positions a second on one core of a 2020s server: a sixth of
-/// the budget at most), and a quarter as many for the search for the
-/// opponent's threat.
-const NODES_PER_MS: u64 = 300;
+/// millisecond of the request's time budget: the root's proof (a sixth
+/// of the budget at most on one core of a 2020s server), and a quarter as
+/// many for the search for the opponent's threat.
+const NODES_PER_MS: u64 = 450;
 
 /// The positions the checks of the answers to the opponent's threat may
 /// visit, per millisecond of the budget: up to about half the budget,
 /// where there is a threat to meet. The engine's search then chooses
 /// among the few moves left, which the rest of the budget searches
 /// deeply.
-const DEFENCE_NODES_PER_MS: u64 = 750;
+const DEFENCE_NODES_PER_MS: u64 = 1500;
 
 /// The share of the time budget after which the provers stop, whatever
 /// positions they have left (on a slow machine, or a busy one), so that
