@@ -365,17 +365,6 @@ impl Board {
         self.marked_empty(&self.three_marks[colour(player)])
     }
 
-    /// The stones of `player` in a row from `cell` (excluded) along
-    /// `(dr, dc)`.
-    #[inline(always)]
-    fn run(&self, cell: usize, (dr, dc): (i32, i32), mark: u8) -> usize {
-        let lines = &self.lines[usize::from(mark) - 1];
-        match DIRECTIONS.iter().position(|&d| d == (dr, dc)) {
-            Some(direction) => runs(lines, cell, direction).1,
-            None => DIRECTIONS.iter().position(|&d| d == (-dr, -dc)).map_or(0, |d| runs(lines, cell, d).0),
-        }
-    }
-
     /// The length of the run of `player`'s stones through `cell` (the
     /// square counted as one of them) in each direction.
     #[inline(always)]
@@ -403,10 +392,10 @@ impl Board {
     /// Every winning line through the stone on `cell` (one a direction at
     /// most), each the whole run, ascending.
     pub fn lines_through(&self, cell: usize) -> impl Iterator<Item = Vec<usize>> + '_ {
-        let mark = self.cell(cell).map_or(0, |player| colour(player) as u8 + 1);
-        DIRECTIONS.iter().filter(move |_| mark != 0).filter_map(move |&(dr, dc)| {
-            let back = self.run(cell, (-dr, -dc), mark);
-            let forth = self.run(cell, (dr, dc), mark);
+        let stone = self.cell(cell);
+        DIRECTIONS.iter().enumerate().filter(move |_| stone.is_some()).filter_map(move |(direction, &(dr, dc))| {
+            let lines = &self.lines[stone.map_or(0, colour)];
+            let (back, forth) = runs(lines, cell, direction);
             self.rule.wins(1 + back + forth).then(|| {
                 let (row, column) = self.coordinates(cell);
                 let mut line: Vec<usize> =
@@ -457,7 +446,6 @@ impl Board {
     /// stops, as [`Board::play`] would count them.
     #[inline]
     pub fn gain(&self, cell: usize, player: Player) -> i32 {
-        let me = colour(player) as u8 + 1;
         let mut gain = 0;
         self.windows(
             cell,
@@ -469,7 +457,7 @@ impl Board {
                     gain += WINDOW_POINTS[theirs];
                 }
             },
-            me,
+            player,
         );
         gain
     }
@@ -495,15 +483,15 @@ impl Board {
     /// none of the opponent's.
     pub fn may_make_three(&self, cell: usize, player: Player) -> bool {
         let mut found = false;
-        self.windows(cell, |mine, theirs| found |= mine == 2 && theirs == 0, colour(player) as u8 + 1);
+        self.windows(cell, |mine, theirs| found |= mine == 2 && theirs == 0, player);
         found
     }
 
-    /// Calls `f(mine, theirs)` with the stones of colour `me` and of the
+    /// Calls `f(mine, theirs)` with the stones of `player` and of the
     /// other colour in each window of five on the board that holds `cell`.
     #[inline(always)]
-    fn windows(&self, cell: usize, mut f: impl FnMut(usize, usize), me: u8) {
-        windows(&self.lines, self.size(), cell, usize::from(me) - 1, |mine, theirs, _, _| f(mine, theirs));
+    fn windows(&self, cell: usize, mut f: impl FnMut(usize, usize), player: Player) {
+        windows(&self.lines, self.size(), cell, colour(player), |mine, theirs, _, _| f(mine, theirs));
     }
 
     /// The board after the side to move puts a stone on the empty `cell`,
