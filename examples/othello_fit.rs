@@ -27,7 +27,13 @@
 //!    alike (docs/figures.md); the results stay the default.
 //!    `--samples FILE` keeps the labelled self-play in FILE (about 22
 //!    bytes a position) and reads it from there when FILE exists, so
-//!    that fits of the same games skip the self-play.
+//!    that fits of the same games skip the self-play; `--samples A,B`
+//!    reads several such files (made with distinct `--first-game`
+//!    numbers, the first game's number, so that the games stay apart).
+//!    `--player fitted` plays the self-play's moves by the embedded
+//!    fitted evaluation instead of the hand-weighed one (`--player
+//!    hand`, the default): stronger games, whose results say more about
+//!    their positions.
 //! 3. Fit: for each stage, ridge regression (least squares plus `lambda`
 //!    times the squared weights) on the stage's positions and those within
 //!    two empty squares of it (only those below it where labels are
@@ -62,6 +68,8 @@ struct Options {
     out: Option<String>,
     samples: Option<String>,
     bootstrap: bool,
+    fitted_player: bool,
+    first_game: u32,
     speed: bool,
 }
 
@@ -80,6 +88,8 @@ impl Default for Options {
             out: None,
             samples: None,
             bootstrap: false,
+            fitted_player: false,
+            first_game: 0,
             speed: false,
         }
     }
@@ -109,6 +119,14 @@ fn parse_options() -> Result<Options, String> {
                     .split(',')
                     .map(|v| v.parse::<f64>().map_err(|e| format!("--lambdas {v}: {e}")))
                     .collect::<Result<_, _>>()?
+            }
+            "--first-game" => options.first_game = number(&value)? as u32,
+            "--player" => {
+                options.fitted_player = match value.as_str() {
+                    "fitted" => true,
+                    "hand" => false,
+                    _ => return Err(format!("--player {value}: fitted or hand")),
+                }
             }
             "--out" => options.out = Some(value),
             "--samples" => options.samples = Some(value),
@@ -186,22 +204,25 @@ fn play(me: u64, op: u64, square: u32) -> (u64, u64) {
     (op ^ flipped, me | flipped | 1 << square)
 }
 
-/// Plain fail-hard alpha-beta over the hand-weighed estimate, `depth`
-/// plies, passes included, the end of the game scored by the discs.
-fn alpha_beta(me: u64, op: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+/// An estimate of a position for the side to move, in points.
+type Estimate = fn(u64, u64) -> i32;
+
+/// Plain fail-hard alpha-beta over `estimate`, `depth` plies, passes
+/// included, the end of the game scored by the discs.
+fn alpha_beta(me: u64, op: u64, depth: u32, mut alpha: i32, beta: i32, estimate: Estimate) -> i32 {
     let moves = legal_moves(me, op);
     if moves == 0 {
         if legal_moves(op, me) == 0 {
             return Othello::from_bitboards(me, op).final_score() as i32 * 1000;
         }
-        return -alpha_beta(op, me, depth, -beta, -alpha);
+        return -alpha_beta(op, me, depth, -beta, -alpha, estimate);
     }
     if depth == 0 {
-        return hand_evaluation(me, op);
+        return estimate(me, op);
     }
     for square in squares(moves) {
         let (a, b) = play(me, op, square);
-        let score = -alpha_beta(a, b, depth - 1, -beta, -alpha);
+        let score = -alpha_beta(a, b, depth - 1, -beta, -alpha, estimate);
         if score >= beta {
             return beta;
         }
@@ -210,13 +231,13 @@ fn alpha_beta(me: u64, op: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
     alpha
 }
 
-/// The self-play move: the best by `depth` plies of alpha-beta, each root
-/// score blurred by up to `noise` points.
-fn player_move(me: u64, op: u64, depth: u32, noise: i32, rng: &mut Rng) -> u32 {
+/// The self-play move: the best by `depth` plies of alpha-beta over
+/// `estimate`, each root score blurred by up to `noise` points.
+fn player_move(me: u64, op: u64, depth: u32, noise: i32, estimate: Estimate, rng: &mut Rng) -> u32 {
     let mut best = (i32::MIN, 0);
     for square in squares(legal_moves(me, op)) {
         let (a, b) = play(me, op, square);
-        let score = -alpha_beta(a, b, depth.saturating_sub(1), -1_000_000, 1_000_000) + rng.i32(0..=noise);
+        let score = -alpha_beta(a, b, depth.saturating_sub(1), -1_000_000, 1_000_000, estimate) + rng.i32(0..=noise);
         if score > best.0 {
             best = (score, square);
         }
@@ -267,7 +288,8 @@ fn play_game(game: u32, options: &Options, rng: &mut Rng, table: &mut Table, out
             let n = moves.count_ones() as usize;
             squares(moves).nth(rng.usize(..n)).unwrap_or(0)
         } else {
-            player_move(me, op, options.depth, options.noise, rng)
+            let estimate: Estimate = if options.fitted_player { evaluate } else { hand_evaluation };
+            player_move(me, op, options.depth, options.noise, estimate, rng)
         };
         (me, op) = play(me, op, square);
         side = !side;
@@ -436,7 +458,13 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let started = Instant::now();
-    let saved = options.samples.as_ref().and_then(|path| std::fs::read(path).ok());
+    // Several samples files, comma-separated, are read one after another
+    // (games of distinct `--first-game` ranges); a file is written only
+    // when a single one is named and it does not exist yet.
+    let saved = options.samples.as_ref().and_then(|paths| {
+        let files: Option<Vec<Vec<u8>>> = paths.split(',').map(|path| std::fs::read(path).ok()).collect();
+        files.map(|files| files.concat())
+    });
     let mut samples = match saved {
         Some(bytes) => {
             let samples: Vec<Sample> = bytes.chunks_exact(SAMPLE_BYTES).map(Sample::read).collect();
@@ -448,7 +476,7 @@ fn main() -> ExitCode {
             let mut table = Table::with_bytes(64 << 20);
             let mut samples = Vec::new();
             for game in 0..options.games {
-                play_game(game as u32, &options, &mut rng, &mut table, &mut samples);
+                play_game(options.first_game + game as u32, &options, &mut rng, &mut table, &mut samples);
                 if (game + 1) % 500 == 0 {
                     println!(
                         "{} games, {} positions ({:.0} s)",
@@ -464,7 +492,7 @@ fn main() -> ExitCode {
                 samples.len(),
                 started.elapsed().as_secs_f64()
             );
-            if let Some(path) = &options.samples {
+            if let Some(path) = options.samples.as_ref().filter(|path| !path.contains(',')) {
                 let mut bytes = Vec::with_capacity(samples.len() * SAMPLE_BYTES);
                 samples.iter().for_each(|s| s.write(&mut bytes));
                 if let Err(e) = std::fs::write(path, &bytes) {

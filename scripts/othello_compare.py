@@ -47,6 +47,15 @@ is part of bestmove.
       checked against Zebra's) and how many of Zebra's solves took no
       longer than the service's budget.
 
+  othello_compare.py duel --url URL --against URL [--games 40 --depth D
+                          | --time-ms T] [--openings 4 --seed S]
+      Plays two bestmove servers against each other (two builds: say, two
+      evaluations' weights), each colour in half of the games, from the
+      same seeded openings as play: each move asked with `max_depth` D
+      (the same search on both sides, so only the evaluation differs; the
+      same games on any machine) or with `time_ms` T (equal time), or at
+      the default budget. No Zebra. Prints each game and URL's points.
+
 Exit status: 1 when a score disagrees (endgames, budget), 2 on bad use.
 """
 import argparse
@@ -276,6 +285,63 @@ def play(args):
     return 0
 
 
+def duel(args):
+    rng = random.Random(args.seed)
+    points = 0.0
+    discs = 0
+    extra = {"compare": False, "max_moves": 1}
+    if args.depth:
+        extra["max_depth"] = args.depth
+    elif args.time_ms:
+        extra["time_ms"] = args.time_ms
+    print("| Game | --url plays | Opening | Result for --url | Discs |")
+    print("| ---: | --- | --- | --- | ---: |")
+    for game in range(args.games):
+        url_side = "X" if game % 2 == 0 else "O"
+        if game % 2 == 0:
+            while True:
+                cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
+                opening = []
+                for _ in range(args.openings):
+                    mv = rng.choice(oth.legal_moves(cells, side))
+                    opening.append(oth.sq_name(mv))
+                    cells, side = oth.play(cells, side, mv)
+                if oth.legal_moves(cells, side):
+                    break
+        cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
+        for name in opening:
+            cells, side = oth.play(cells, side, oth.sq_index(name))
+        moves = list(opening)
+        passed = False
+        while True:
+            legal = oth.legal_moves(cells, side)
+            if not legal:
+                if not oth.legal_moves(cells, oth.opp(side)):
+                    break
+                side = oth.opp(side)
+                passed = True
+                continue
+            url = args.url if side == url_side else args.against
+            sent = moves + (["pass"] if passed else [])
+            answer = post(url, dict(extra, game="othello", moves=sent, seed=args.seed * 1000 + game), timeout=600)
+            mv = answer["best_move"]
+            index = oth.sq_index(mv)
+            if index not in legal:
+                raise RuntimeError("game %d: %s answered %r, not legal" % (game + 1, url, mv))
+            cells, side = oth.play(cells, side, index)
+            moves.append(mv)
+            passed = False
+        diff = oth.disc_diff(cells, url_side)
+        points += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+        discs += diff
+        print("| %d | %s | %s | %s | %+d |" % (game + 1, "black" if url_side == "X" else "white", " ".join(opening),
+                                              "win" if diff > 0 else "draw" if diff == 0 else "loss", diff), flush=True)
+    print()
+    how = ("depth %d" % args.depth) if args.depth else ("%d ms a move" % args.time_ms) if args.time_ms else "default budget"
+    print("--url: %.1f of %d points against --against (%s), total disc difference %+d" % (points, args.games, how, discs))
+    return 0
+
+
 def zebra_search(cells, side, depth):
     """Zebra's midgame search `depth` plies deep: (positions, seconds of wall time)."""
     with tempfile.TemporaryDirectory(prefix="zebra-") as d:
@@ -409,8 +475,16 @@ def main():
     b.add_argument("--min", type=int, default=18)
     b.add_argument("--max", type=int, default=24)
     b.add_argument("--seed", type=int, default=1)
+    d = sub.add_parser("duel")
+    d.add_argument("--url", required=True)
+    d.add_argument("--against", required=True)
+    d.add_argument("--games", type=int, default=40)
+    d.add_argument("--depth", type=int, default=0)
+    d.add_argument("--time-ms", type=int, default=0)
+    d.add_argument("--openings", type=int, default=4)
+    d.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    sys.exit({"endgames": endgames, "play": play, "speed": speed, "budget": budget}[args.what](args))
+    sys.exit({"endgames": endgames, "play": play, "speed": speed, "budget": budget, "duel": duel}[args.what](args))
 
 
 if __name__ == "__main__":
