@@ -222,6 +222,30 @@ def post(url, body, timeout=60):
         return json.load(response)
 
 
+START = "-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X"
+
+
+def after(opening):
+    """The position (cells, side to move) after the moves of `opening` from the start."""
+    cells, side = oth.parse(START)
+    for name in opening:
+        cells, side = oth.play(cells, side, oth.sq_index(name))
+    return cells, side
+
+
+def seeded_opening(rng, plies):
+    """`plies` random moves from the start, drawn again until the side to move has a move."""
+    while True:
+        cells, side = oth.parse(START)
+        opening = []
+        for _ in range(plies):
+            mv = rng.choice(oth.legal_moves(cells, side))
+            opening.append(oth.sq_name(mv))
+            cells, side = oth.play(cells, side, mv)
+        if oth.legal_moves(cells, side):
+            return opening
+
+
 def play(args):
     rng = random.Random(args.seed)
     points = 0.0
@@ -232,19 +256,8 @@ def play(args):
         bestmove_side = "X" if game % 2 == 0 else "O"
         if game % 2 == 0:
             # A fresh opening for each pair: one game with each colour.
-            while True:
-                cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
-                opening = []
-                for _ in range(args.openings):
-                    moves = oth.legal_moves(cells, side)
-                    mv = rng.choice(moves)
-                    opening.append(oth.sq_name(mv))
-                    cells, side = oth.play(cells, side, mv)
-                if oth.legal_moves(cells, side):
-                    break
-        cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
-        for name in opening:
-            cells, side = oth.play(cells, side, oth.sq_index(name))
+            opening = seeded_opening(rng, args.openings)
+        cells, side = after(opening)
         moves = list(opening)
         passed = False
         while True:
@@ -299,18 +312,8 @@ def duel(args):
     for game in range(args.games):
         url_side = "X" if game % 2 == 0 else "O"
         if game % 2 == 0:
-            while True:
-                cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
-                opening = []
-                for _ in range(args.openings):
-                    mv = rng.choice(oth.legal_moves(cells, side))
-                    opening.append(oth.sq_name(mv))
-                    cells, side = oth.play(cells, side, mv)
-                if oth.legal_moves(cells, side):
-                    break
-        cells, side = oth.parse("-" * 27 + "OX" + "-" * 6 + "XO" + "-" * 27 + " X")
-        for name in opening:
-            cells, side = oth.play(cells, side, oth.sq_index(name))
+            opening = seeded_opening(rng, args.openings)
+        cells, side = after(opening)
         moves = list(opening)
         passed = False
         while True:
