@@ -330,30 +330,47 @@ fn under_a_budget_near_the_end_the_best_move_is_proven_first_and_the_others_boun
 
 /// Under a budget, the midgame search is selective: a probe four plies
 /// shallower settles a position where its score clears the window by a
-/// margin, so the same budget reaches deeper than a full-width search. A
-/// search to a fixed depth stays full-width (as minimax scores it, above).
+/// margin, so the same budget reaches deeper than a full-width search
+/// (never shallower, deeper on half the positions at least), and the
+/// full-width search's last depth takes the selective one fewer positions
+/// on every position. A search to a fixed depth stays full-width (as
+/// minimax scores it, above).
 #[test]
 fn under_a_budget_midgame_probes_reach_deeper_than_a_full_width_search() {
     let mut rng = fastrand::Rng::with_seed(43);
-    let (mut deeper, mut shallower, mut checked) = (0, 0, 0);
+    let (mut deeper, mut shallower, mut cheaper, mut checked) = (0, 0, 0, 0);
     while checked < 6 {
         let empties = 36 + rng.u32(..16);
         let Some((moves, root)) = random_endgame(&mut rng, empties) else { continue };
         let limits = Limits { node_budget: Some(300_000), ..Limits::default() };
-        let depth = |full_width: bool| {
+        // The depth reached, and the positions visited when each depth's
+        // iteration was done.
+        let search = |full_width: bool| {
             let mut table = Table::with_bytes(16 << 20);
             let options = EngineOptions { full_width, ..EngineOptions::default() };
-            let found = engine(&root, limits, &mut table, options, &mut |_| {}).unwrap();
+            let mut done = std::collections::BTreeMap::new();
+            let found = engine(&root, limits, &mut table, options, &mut |p| {
+                if let Progress::Iteration(it) = p {
+                    done.insert(it.depth, it.nodes);
+                }
+            })
+            .unwrap();
             assert!(!found.exact, "{moves}");
-            found.depth
+            (found.depth, done)
         };
-        let (selective, full) = (depth(false), depth(true));
+        let ((selective, selective_done), (full, full_done)) = (search(false), search(true));
         assert!(full >= 6, "{moves}: {full} plies full-width, too few for a probe");
         deeper += usize::from(selective > full);
         shallower += usize::from(selective < full);
+        // The full-width search's last depth, done by the selective search
+        // in fewer positions.
+        cheaper += usize::from(selective_done.get(&full).is_some_and(|n| n < &full_done[&full]));
         checked += 1;
     }
-    assert!(deeper >= 4 && shallower == 0, "deeper on {deeper}, shallower on {shallower} of {checked} positions");
+    assert!(
+        deeper >= 3 && shallower == 0 && cheaper == checked,
+        "deeper on {deeper}, shallower on {shallower}, the same depth in fewer positions on {cheaper} of {checked} positions"
+    );
 }
 
 /// From 12 empty squares on, a search to the end first runs selective

@@ -304,8 +304,9 @@ const MIDGAME_PROBE_SHALLOWER: u32 = 4;
 /// standard deviation (in points, 100 to a disc), by plies left from
 /// `MIDGAME_PROBE_MIN` on: measured by `examples/othello_probcut.rs
 /// --midgame --games 40 --seed 6` over 363 positions of 24 to 50 empty
-/// squares (the last entry for every deeper search too).
-const MIDGAME_SIGMA: [i32; 5] = [461, 383, 377, 337, 320];
+/// squares (the last entry for every deeper search too), with the
+/// evaluation in use (the weights before it: 461, 383, 377, 337, 320).
+const MIDGAME_SIGMA: [i32; 5] = [397, 364, 341, 287, 246];
 
 /// Outcome probes (the selective passes before an exact search) from this
 /// many empty squares on: below, the searches are too small to gain. A
