@@ -50,10 +50,11 @@ const OTH_LEVEL = String(process.env.OTH_LEVEL || '10');
 const OTH_TIME_MS = String(process.env.OTH_TIME_MS || '250');
 const GMK_LEVEL = String(process.env.GMK_LEVEL || '10');
 const GMK_TIME_MS = String(process.env.GMK_TIME_MS || '250');
-// Othello positions of tests/api/othello.rs: eight moves after which black has no move and must pass,
-// and four moves after which black (the human) has a choice to be searched.
+// Othello positions: eight moves after which black has no move and must pass (as in
+// tests/api/othello.rs), and fourteen moves of a game after which black (the human) has a choice
+// to be searched, past the opening book (which answers without a search to stream).
 const OTH_BLACK_PASSES = 'd3c3e6d2d1e1b2c1';
-const OTH_OPENING = 'f5d6c3d3';
+const OTH_OPENING = 'c4c5b6d3e6f4c3c6d6b3f3f5f6b4';
 
 if (!BASE_URL) {
   console.error('BASE_URL is not set');
@@ -507,7 +508,7 @@ async function othello(page) {
   await page.press('#moves-input', 'Enter');
   turn = await waitForOthHumanTurnOrEnd(page);
   st = await othState(page);
-  check('a pasted Othello list sets up the position (Enter in the field)', turn === 'human' && st.moves === 4 && st.black + st.white === 8,
+  check('a pasted Othello list sets up the position (Enter in the field)', turn === 'human' && st.moves === 14 && st.black + st.white === 18,
     `${st.moves} moves, ${st.black}-${st.white}`);
   const { hint, prog } = await streamedHint(page, 'oth-board', 'Othello');
   check('the Othello progress display updated during the search', prog.updates >= 2 && prog.shown.length >= 1 &&

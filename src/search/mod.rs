@@ -83,7 +83,7 @@ use pv_table::PvTable;
 use score::Packed;
 pub use score::{Score, MAX_EVALUATION};
 pub use table::Table;
-pub use traits::{Game, Heuristics, NoOracle, Oracle, OutcomeProbe, Solver, Tactics};
+pub use traits::{BookAnswer, Game, Heuristics, NoOracle, Oracle, OutcomeProbe, Solver, Tactics};
 
 /// The score of a position that is not over where the search stops at
 /// `ply`: its [`Heuristics::cut_value`] value, or when that is 0, its

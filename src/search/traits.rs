@@ -184,6 +184,30 @@ pub trait Heuristics: Game {
         let _ = left;
         None
     }
+
+    /// An opening book's answer for this position, if the game has one:
+    /// every legal move's evaluation by a search much deeper than a
+    /// request's budget allows (see [`BookAnswer`]). A request searched
+    /// under a budget of no more than [`BookAnswer::worth`] is answered
+    /// from it rather than searched. The default, `None`, has no book.
+    fn book(&self) -> Option<BookAnswer<Self::Move>> {
+        None
+    }
+}
+
+/// An opening book's answer for a position (see [`Heuristics::book`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookAnswer<M> {
+    /// Every legal move, in the game's move order, with its evaluation in
+    /// the points of [`Heuristics::estimate`] for the side to move and the
+    /// depth in plies its search reached.
+    pub moves: Vec<(M, i32, u32)>,
+    /// The line of best play as far as the book knows it, the best move
+    /// first.
+    pub line: Vec<M>,
+    /// About what the book's search is worth in time: a request with a
+    /// larger budget searches instead.
+    pub worth: std::time::Duration,
 }
 
 /// A prediction of a position's outcome (or, in the midgame, of a deeper

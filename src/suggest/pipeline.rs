@@ -17,8 +17,8 @@ use super::request::Options;
 use super::strength::{engine_choice, pick, tie_break_name};
 use super::tables::TablePool;
 use crate::search::{
-    alpha_beta, engine_with_oracle, minimax, Cancelled, Choice, EngineMove, EngineOptions, EngineResult, Heuristics,
-    Limits, Oracle, Progress, Score, SearchResult, Solver, Table, TieBreak,
+    alpha_beta, engine_with_oracle, minimax, BookAnswer, Cancelled, Choice, EngineMove, EngineOptions, EngineResult,
+    Heuristics, Limits, Oracle, Progress, Score, SearchResult, Solver, Table, TieBreak,
 };
 
 /// The time budget when a request does not set `time_ms`.
@@ -203,6 +203,42 @@ fn run_engine<G: Solver>(
             }),
         })
     })
+}
+
+/// The engine's result for a position its game's opening book answers:
+/// the book's best move (the first of equals in the game's order) and
+/// every move's evaluation at the depth the book searched it to, none
+/// exact; one book hit, no position searched.
+fn book_result<M: Copy>(book: BookAnswer<M>, score_root_moves: bool, started: Instant) -> EngineResult<M> {
+    let best = book.moves.iter().copied().fold(None, |best: Option<(M, i32, u32)>, (mv, points, depth)| match best {
+        Some((_, top, _)) if top >= points => best,
+        _ => Some((mv, points, depth)),
+    });
+    let root_moves = book
+        .moves
+        .iter()
+        .filter(|_| score_root_moves)
+        .map(|&(mv, points, depth)| EngineMove {
+            mv,
+            score: Some(Score::evaluation(points)),
+            exact: false,
+            depth: Some(depth),
+            upper_bound: false,
+        })
+        .collect();
+    EngineResult {
+        best_move: best.map(|(mv, _, _)| mv),
+        score: Score::evaluation(best.map_or(0, |(_, points, _)| points)),
+        exact: false,
+        depth: best.map_or(0, |(_, _, depth)| depth),
+        iterations: 0,
+        nodes: 0,
+        table_hits: 0,
+        book_hits: 1,
+        principal_variation: book.line,
+        elapsed: started.elapsed(),
+        root_moves,
+    }
 }
 
 /// A table for a small search: about 16 bytes per position it may visit,
@@ -440,9 +476,17 @@ pub fn engine<G: Solver>(
             progress,
         )
     };
-    let engine_result = match context.shared_table {
-        Some(shared) => run(&mut shared.borrow_mut(), EngineOptions { keep_table: true, ..engine_options })?,
-        None => run(context.tables.take().table(), engine_options)?,
+    // A search under a budget that the game's opening book outweighs is
+    // answered from the book; a depth limit (a level's style), a review's
+    // equal depths or a larger budget search as usual.
+    let booked = (options.max_depth.is_none() && !context.equal_depths)
+        .then(|| game.book())
+        .flatten()
+        .filter(|book| budget(options, context) <= book.worth);
+    let engine_result = match (booked, context.shared_table) {
+        (Some(book), _) => book_result(book, engine_options.score_root_moves, started),
+        (None, Some(shared)) => run(&mut shared.borrow_mut(), EngineOptions { keep_table: true, ..engine_options })?,
+        (None, None) => run(context.tables.take().table(), engine_options)?,
     };
 
     let mut rng = fastrand::Rng::with_seed(options.seed);

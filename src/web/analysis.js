@@ -33,6 +33,16 @@ export function labelScored(li, name, words, d, ctx) {
 const BUDGETED = ['connect4', 'othello'];
 
 /** Node counts, times and depths of the searches in an answer, as bars side by side. */
+// What the engine did: its search, or an answer read from its opening book (no position searched).
+export function engineWords(en) {
+  const depth = typeof en.depth === 'number' ? en.depth : null;
+  if (en.nodes === 0 && en.book_hits > 0) {
+    return 'The engine answered from its opening book' + (depth !== null ? ', searched to depth ' + depth + ' when the book was built.' : '.');
+  }
+  return 'The engine visited ' + fmtInt(en.nodes) + ' nodes' + (depth !== null ? ', reaching depth ' + depth : '') +
+    (en.exact ? ', and solved the position.' : '.');
+}
+
 export function fillCompare(prefix, d, savedEl) {
   const reports = [['mm', d.minimax], ['ab', d.alphabeta], ['en', d.engine]];
   const max = Math.max(1, ...reports.map(([, r]) => (r && r.nodes) || 0));
@@ -54,15 +64,10 @@ export function fillCompare(prefix, d, savedEl) {
     const same = mm.best_move === ab.best_move && mm.score === ab.score;
     savedEl.append((typeof ab.depth === 'number' && BUDGETED.includes(d.kind) ? 'At depth ' + ab.depth + ', a' : 'A') + 'lpha-beta visited ',
       el('strong', null, saved.toFixed(1) + '% fewer'), ' nodes than minimax' + (same ? ' and found the same answer.' : '.'));
-    if (en && typeof en.nodes === 'number') {
-      savedEl.append(' The engine visited ' + fmtInt(en.nodes) + ' nodes' +
-        (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') +
-        (en.exact ? ', and solved the position.' : '.'));
-    }
+    if (en && typeof en.nodes === 'number') savedEl.append(' ' + engineWords(en));
   } else if (en && typeof en.nodes === 'number') {
     // A game too wide for the plain searches (Gomoku): the engine alone.
-    savedEl.textContent = 'Minimax and alpha-beta are not run on a board this wide. The engine visited ' + fmtInt(en.nodes) +
-      ' nodes' + (typeof en.depth === 'number' ? ', reaching depth ' + en.depth : '') + (en.exact ? ', and solved the position.' : '.');
+    savedEl.textContent = 'Minimax and alpha-beta are not run on a board this wide. ' + engineWords(en);
   } else {
     savedEl.textContent = 'Nothing to search.';
   }

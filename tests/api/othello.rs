@@ -574,3 +574,42 @@ async fn one_move_asked_is_the_best_one_proven_alone_with_fewer_positions() {
     }
     assert_eq!(checked, 6);
 }
+
+#[tokio::test]
+async fn an_opening_in_the_book_is_answered_from_it_unless_the_request_searches_deeper() {
+    let ask = |extra: Value| {
+        let mut body = json!({"game": "othello", "moves": "f5", "seed": 1, "compare": false});
+        body.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        answer(body)
+    };
+    let booked = ask(json!({})).await;
+    assert_eq!((&booked["engine"]["book_hits"], &booked["engine"]["nodes"]), (&json!(1), &json!(0)), "{booked}");
+    // An estimate at the book's depth, not a proof; every legal move
+    // scored, the best the highest.
+    assert_eq!((&booked["exact"], &booked["score"]), (&json!(false), &json!(0)), "{booked}");
+    let moves = booked["moves"].as_array().unwrap();
+    assert_eq!(names(&booked["moves"]), ["f4", "d6", "f6"], "{booked}");
+    let top = moves.iter().map(|m| m["evaluation"].as_i64().unwrap()).max().unwrap();
+    assert_eq!(booked["evaluation"], top, "{booked}");
+    assert!(moves.iter().all(|m| m["exact"] == json!(false) && m["depth"].as_u64().unwrap() >= 10), "{booked}");
+    assert_eq!(booked["principal_variation"][0], booked["best_move"], "{booked}");
+    // The same position turned (d3 is f5's image): the same answer, its
+    // moves turned with it.
+    let turned = answer(json!({"game": "othello", "moves": "d3", "seed": 1, "compare": false})).await;
+    assert_eq!((&turned["evaluation"], &turned["engine"]["book_hits"]), (&booked["evaluation"], &json!(1)));
+    // A level's depth or a depth asked for searches as usual.
+    for extra in [json!({"level": 5}), json!({"max_depth": 4})] {
+        let searched = ask(extra.clone()).await;
+        assert_eq!(searched["engine"]["book_hits"], 0, "{extra}: {searched}");
+        assert!(searched["engine"]["nodes"].as_u64().unwrap() > 0, "{extra}");
+    }
+}
+
+#[tokio::test]
+async fn a_budget_beyond_what_the_book_is_worth_searches() {
+    let worth = bestmove::games::othello::book::WORTH.as_millis() as u64;
+    let body = json!({"game": "othello", "moves": "f5", "seed": 1, "compare": false, "time_ms": worth + 1});
+    let searched = answer(body).await;
+    assert_eq!(searched["engine"]["book_hits"], 0, "{searched}");
+    assert!(searched["engine"]["nodes"].as_u64().unwrap() > 0, "{searched}");
+}

@@ -77,31 +77,12 @@ pub fn evaluate(me: u64, op: u64) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::patterns::transpose;
+    use super::super::book::image;
     use super::*;
-
-    /// The board mirrored left to right.
-    fn mirror(x: u64) -> u64 {
-        (0..8).fold(0, |m, r| m | u64::from(((x >> (r * 8)) as u8).reverse_bits()) << (r * 8))
-    }
 
     /// The eight images of a board under the symmetries.
     fn images(x: u64) -> [u64; 8] {
-        let mut out = [0; 8];
-        for (s, image) in out.iter_mut().enumerate() {
-            let mut y = x;
-            if s & 1 != 0 {
-                y = transpose(y);
-            }
-            if s & 2 != 0 {
-                y = y.swap_bytes();
-            }
-            if s & 4 != 0 {
-                y = mirror(y);
-            }
-            *image = y;
-        }
-        out
+        std::array::from_fn(|s| image(x, s))
     }
 
     fn random_position(rng: &mut fastrand::Rng) -> (u64, u64) {

@@ -1,11 +1,12 @@
 //! The Othello state the searches play through, and what it tells the
 //! engine: move order hints, a table key, the range of scores.
 
+use super::book;
 use super::evaluation;
 use super::hand::CORNERS;
 use super::rules::{final_score, flips, legal_moves, neighbours};
 use super::{PASS, SQUARES};
-use crate::search::{Game, Heuristics, OutcomeProbe, Solver, Tactics};
+use crate::search::{BookAnswer, Game, Heuristics, OutcomeProbe, Solver, Tactics};
 
 /// An Othello position as two bitboards (see the module map): the discs
 /// of the side to move and the opponent's. Colours do not matter to the
@@ -293,6 +294,13 @@ impl Heuristics for Othello {
         }
         let sigma = MIDGAME_SIGMA[((left - MIDGAME_PROBE_MIN) as usize).min(MIDGAME_SIGMA.len() - 1)];
         Some(OutcomeProbe { depth: left - MIDGAME_PROBE_SHALLOWER, sigma, unit: 100 })
+    }
+
+    /// The opening book's scores (see the `book` module), worth
+    /// [`book::WORTH`] of a request's time.
+    fn book(&self) -> Option<BookAnswer<u8>> {
+        let entry = book::lookup(self)?;
+        Some(BookAnswer { moves: entry.moves.clone(), line: book::line(self), worth: book::WORTH })
     }
 }
 

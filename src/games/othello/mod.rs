@@ -63,6 +63,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+pub mod book;
 mod endgame;
 mod evaluation;
 mod game;
