@@ -19,7 +19,10 @@
 #   play      GAMES games against Zebra at midgame depth DEPTH with exact
 #             solving from EXACT empties; bestmove through POST /best-move
 #             of a release server with its default budget, each colour in
-#             half of the games, openings of OPENINGS seeded random moves.
+#             half of the games, openings of OPENINGS seeded random moves;
+#             RECORD=FILE appends each game's moves to FILE, for
+#             `scripts/othello_compare.py review --record FILE` (each of
+#             bestmove's moves judged by Zebra).
 #   speed     SPEED_POSITIONS midgame positions (30 to 44 empties, seeded):
 #             positions per second of Zebra searching SPEED_DEPTH plies and
 #             of the service asked for the same depth, alternating, and the
@@ -100,8 +103,10 @@ if [ "$PART" != endgames ]; then
   if curl -sf "127.0.0.1:$PORT/best-move" -H 'content-type: application/json' \
       -d '{"game":"othello","moves":"f5","compare":false,"time_ms":10}' >/dev/null; then
     echo "Command: GAMES=$GAMES DEPTH=$DEPTH EXACT=$EXACT OPENINGS=$OPENINGS SEED=$SEED PART=play scripts/othello-compare.sh"
+    record_args=()
+    [ -n "${RECORD:-}" ] && record_args=(--record "$RECORD")
     python3 scripts/othello_compare.py play --url "http://127.0.0.1:$PORT" --games "$GAMES" \
-      --depth "$DEPTH" --exact "$EXACT" --openings "$OPENINGS" --seed "$SEED" || status=$?
+      --depth "$DEPTH" --exact "$EXACT" --openings "$OPENINGS" --seed "$SEED" "${record_args[@]}" || status=$?
   else
     echo "play: skipped, the server does not answer Othello requests"
   fi

@@ -22,12 +22,22 @@ is part of bestmove.
       one-empty position). Prints a table and the ratio bestmove / Zebra.
 
   othello_compare.py play --url URL [--games 10 --depth 6 --exact 16
-                          --openings 4 --seed S]
+                          --openings 4 --seed S] [--record FILE]
       Plays games between bestmove (POST URL/best-move with its default
       budget) and Zebra (midgame depth D, exact from E empties), each
       colour in half of the games, from openings of a few seeded random
       moves. Prints each game and the points (a win 1, a draw 1/2) and the
-      total disc difference.
+      total disc difference; --record appends each game's moves to FILE
+      (for `review` below).
+
+  othello_compare.py review --record FILE [--depth 14 --exact 22
+                            --from-ply 0 --worst 15]
+      Each move bestmove played in the games of a --record file, judged by
+      Zebra: its value of the position before the move (exact from EXACT
+      empties, else a DEPTH-ply search) less its value after it, in discs
+      (Zebra's midgame scores are whole even numbers of discs, so a move
+      within two discs of the best reads as 0). Prints the discs lost by
+      game stage and the costliest moves: where the games are lost.
 
   othello_compare.py speed --url URL [--positions 20 --depth 10 --seed S]
       Positions per second, side by side on the same midgame positions
@@ -292,6 +302,9 @@ def play(args):
         discs += diff
         print("| %d | %s | %s | %s | %+d |" % (game + 1, "black" if bestmove_side == "X" else "white",
                                               " ".join(opening), result, diff), flush=True)
+        if args.record:
+            with open(args.record, "a") as f:
+                f.write("%d %s %+d %s\n" % (game + 1, bestmove_side, diff, " ".join(moves)))
     print()
     print("bestmove: %.1f of %d points against Zebra at depth %d (exact from %d empties), total disc difference %+d"
           % (points, args.games, args.depth, args.exact, discs))
@@ -447,6 +460,53 @@ def budget(args):
     return 1 if wrong else 0
 
 
+def zebra_value(cells, side, depth, exact):
+    """Zebra's value of a position for its side to move: exact from `exact` empties, else a
+    `depth`-ply midgame score; positions whose side to move must pass are valued for the other side
+    and negated, finished ones counted."""
+    if not oth.legal_moves(cells, side):
+        if not oth.legal_moves(cells, oth.opp(side)):
+            return oth.disc_diff(cells, side)
+        return -zebra_value(cells, oth.opp(side), depth, exact)
+    env = dict(os.environ, ZEBRA_MID=str(depth), ZEBRA_EXACT=str(exact), ZEBRA_WLD=str(exact))
+    lines, _ = zebra._run([oth.to_str(cells, side)], env=env, line=True)
+    return zebra.score_of(lines[0], side)
+
+
+def review(args):
+    """Each move bestmove played in the games of a --record file, judged by Zebra."""
+    by_stage = {}
+    worst = []
+    for line in open(args.record):
+        number, bestmove_side, diff, *moves = line.split()
+        cells, side = after([])
+        for ply, name in enumerate(moves):
+            if not oth.legal_moves(cells, side):
+                side = oth.opp(side)
+            if side == bestmove_side and ply >= args.from_ply:
+                empties = oth.empties(cells)
+                before = zebra_value(cells, side, args.depth, args.exact)
+                # The value after the move, for the opponent (negated through its passes).
+                loss = before + zebra_value(*oth.play(cells, side, oth.sq_index(name)), args.depth, args.exact)
+                stage = min(empties // 10 * 10, 50)
+                total, count = by_stage.get(stage, (0, 0))
+                by_stage[stage] = (total + loss, count + 1)
+                worst.append((loss, number, ply + 1, name, empties))
+            cells, side = oth.play(cells, side, oth.sq_index(name))
+        print("game %s (bestmove %s, %s) reviewed" % (number, bestmove_side, diff), flush=True)
+    print()
+    print("| Empty squares | bestmove's moves | discs lost (Zebra's judgement) | a move |")
+    print("| ---: | ---: | ---: | ---: |")
+    for stage in sorted(by_stage, reverse=True):
+        total, count = by_stage[stage]
+        print("| %d to %d | %d | %+d | %.2f |" % (stage, stage + 9, count, total, total / count))
+    print()
+    print("The costliest moves (discs, game, ply, move, empty squares):")
+    for loss, number, ply, name, empties in sorted(worst, reverse=True)[:args.worst]:
+        print("  %+d game %s ply %d %s (%d empties)" % (loss, number, ply, name, empties))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -467,6 +527,8 @@ def main():
     p.add_argument("--exact", type=int, default=16)
     p.add_argument("--openings", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--record", help="append each game to this file: its number, bestmove's colour (X or O), "
+                   "its disc difference for bestmove and its moves")
     q = sub.add_parser("speed")
     q.add_argument("--url", required=True)
     q.add_argument("--positions", type=int, default=20)
@@ -486,8 +548,14 @@ def main():
     d.add_argument("--time-ms", type=int, default=0)
     d.add_argument("--openings", type=int, default=4)
     d.add_argument("--seed", type=int, default=1)
+    r = sub.add_parser("review")
+    r.add_argument("--record", required=True)
+    r.add_argument("--depth", type=int, default=14)
+    r.add_argument("--exact", type=int, default=22)
+    r.add_argument("--from-ply", type=int, default=0)
+    r.add_argument("--worst", type=int, default=15)
     args = ap.parse_args()
-    sys.exit({"endgames": endgames, "play": play, "speed": speed, "budget": budget, "duel": duel}[args.what](args))
+    sys.exit({"review": review, "endgames": endgames, "play": play, "speed": speed, "budget": budget, "duel": duel}[args.what](args))
 
 
 if __name__ == "__main__":
