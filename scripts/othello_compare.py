@@ -304,7 +304,7 @@ def play(args):
                                               " ".join(opening), result, diff), flush=True)
         if args.record:
             with open(args.record, "a") as f:
-                f.write("%d %s %+d %s\n" % (game + 1, bestmove_side, diff, " ".join(moves)))
+                f.write("%d %s %+d %d %s\n" % (game + 1, bestmove_side, diff, len(opening), " ".join(moves)))
     print()
     print("bestmove: %.1f of %d points against Zebra at depth %d (exact from %d empties), total disc difference %+d"
           % (points, args.games, args.depth, args.exact, discs))
@@ -478,12 +478,13 @@ def review(args):
     by_stage = {}
     worst = []
     for line in open(args.record):
-        number, bestmove_side, diff, *moves = line.split()
+        number, bestmove_side, diff, opening, *moves = line.split()
         cells, side = after([])
         for ply, name in enumerate(moves):
             if not oth.legal_moves(cells, side):
                 side = oth.opp(side)
-            if side == bestmove_side and ply >= args.from_ply:
+            # The seeded opening's moves are not bestmove's.
+            if side == bestmove_side and ply >= max(int(opening), args.from_ply):
                 empties = oth.empties(cells)
                 before = zebra_value(cells, side, args.depth, args.exact)
                 # The value after the move, for the opponent (negated through its passes).
@@ -528,7 +529,7 @@ def main():
     p.add_argument("--openings", type=int, default=4)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--record", help="append each game to this file: its number, bestmove's colour (X or O), "
-                   "its disc difference for bestmove and its moves")
+                   "its disc difference for bestmove, the number of seeded opening moves and its moves")
     q = sub.add_parser("speed")
     q.add_argument("--url", required=True)
     q.add_argument("--positions", type=int, default=20)
