@@ -29,9 +29,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use bestmove::games::othello::book::{self, canonical};
-use bestmove::games::othello::{move_name, parse_square, points, Endgame, Othello};
-use bestmove::search::{engine_with_oracle, EngineOptions, Game, Limits, Table};
+use bestmove::games::othello::book::{self, canonical, parse_line, BookLine};
+use bestmove::games::othello::{move_name, points, Endgame, Othello};
+use bestmove::search::{engine_with_oracle, BookAnswer, EngineOptions, Game, Limits, Table};
 
 struct Options {
     nodes: u64,
@@ -45,7 +45,7 @@ struct Options {
 
 fn parse_options() -> Result<Options, String> {
     let mut options =
-        Options { nodes: book::NODES, all_plies: 5, line_from: 4, line_plies: 12, threads: 2, out: None, from: None };
+        Options { nodes: book::NODES, all_plies: 5, line_from: 2, line_plies: 12, threads: 2, out: None, from: None };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let value = args.next().ok_or(format!("{arg} needs a value"))?;
@@ -100,31 +100,10 @@ fn score(position: &Othello, nodes: u64) -> Scored {
 /// The positions of a book file, scored as the file says.
 fn read_book(text: &str) -> Result<Vec<(Entry, Scored)>, String> {
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
-        let mut fields = line.split_whitespace();
-        let path = fields.next().unwrap_or("start");
-        let mut position = Othello::START;
-        let mut moves_from_start = String::new();
-        if path != "start" {
-            for at in (0..path.len()).step_by(2) {
-                let square = path.get(at..at + 2).and_then(parse_square).ok_or(format!("{line}: bad moves"))?;
-                position = position.play(square);
-            }
-            moves_from_start = path.to_string();
+    for line in text.lines() {
+        if let Some(BookLine { path, position, moves }) = parse_line(line)? {
+            out.push((Entry { path, position }, moves));
         }
-        let mut moves = Scored::new();
-        for field in fields {
-            let parts: Vec<&str> = field.split(':').collect();
-            let (Some(square), Some(Ok(points)), Some(Ok(depth))) = (
-                parts.first().and_then(|s| parse_square(s)),
-                parts.get(1).map(|p| p.parse::<i32>()),
-                parts.get(2).map(|d| d.parse::<u32>()),
-            ) else {
-                return Err(format!("{line}: bad field {field}"));
-            };
-            moves.push((square, points, depth));
-        }
-        out.push((Entry { path: moves_from_start, position }, moves));
     }
     Ok(out)
 }
@@ -152,15 +131,10 @@ fn score_all(entries: &[Entry], nodes: u64, threads: usize, scored: &Mutex<Book>
     });
 }
 
-/// The best move of a scored position (the first of equals).
+/// The best move of a scored position (the first of equals), as the book
+/// chooses it.
 fn best(moves: &Scored) -> Option<u8> {
-    moves
-        .iter()
-        .fold(None, |best: Option<(u8, i32)>, &(mv, points, _)| match best {
-            Some((_, top)) if top >= points => best,
-            _ => Some((mv, points)),
-        })
-        .map(|(mv, _)| mv)
+    BookAnswer::best_of(moves).map(|(mv, _, _)| mv)
 }
 
 fn main() -> ExitCode {

@@ -210,6 +210,23 @@ pub struct BookAnswer<M> {
     pub worth: std::time::Duration,
 }
 
+impl<M: Copy> BookAnswer<M> {
+    /// The best of the book's moves: the highest evaluation, the first of
+    /// equals in the game's order, with its evaluation and depth.
+    pub fn best(&self) -> Option<(M, i32, u32)> {
+        Self::best_of(&self.moves)
+    }
+
+    /// The best of `moves` (each with its evaluation and depth), as
+    /// [`BookAnswer::best`] chooses.
+    pub fn best_of(moves: &[(M, i32, u32)]) -> Option<(M, i32, u32)> {
+        moves.iter().copied().fold(None, |best, (mv, points, depth)| match best {
+            Some((_, top, _)) if top >= points => best,
+            _ => Some((mv, points, depth)),
+        })
+    }
+}
+
 /// A prediction of a position's outcome (or, in the midgame, of a deeper
 /// search's score) by a shallow search (see [`Heuristics::outcome_probe`]
 /// and [`Heuristics::midgame_probe`]): the outcome, in points of

@@ -210,10 +210,7 @@ fn run_engine<G: Solver>(
 /// every move's evaluation at the depth the book searched it to, none
 /// exact; one book hit, no position searched.
 fn book_result<M: Copy>(book: BookAnswer<M>, score_root_moves: bool, started: Instant) -> EngineResult<M> {
-    let best = book.moves.iter().copied().fold(None, |best: Option<(M, i32, u32)>, (mv, points, depth)| match best {
-        Some((_, top, _)) if top >= points => best,
-        _ => Some((mv, points, depth)),
-    });
+    let best = book.best();
     let root_moves = book
         .moves
         .iter()

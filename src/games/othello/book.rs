@@ -19,7 +19,7 @@ use super::game::Othello;
 use super::input::parse_square;
 use super::patterns::transpose;
 use super::{PASS, SQUARES};
-use crate::search::Game;
+use crate::search::{BookAnswer, Game};
 
 /// What the book's searches are worth in a request's time: each searched
 /// [`NODES`] positions, about this long on the machine that built it (2
@@ -46,10 +46,7 @@ impl BookEntry {
     /// The move with the highest evaluation (the first of equals, in
     /// square order), with its evaluation and depth.
     pub fn best(&self) -> Option<(u8, i32, u32)> {
-        self.moves.iter().copied().fold(None, |best, (mv, points, depth)| match best {
-            Some((_, top, _)) if top >= points => best,
-            _ => Some((mv, points, depth)),
-        })
+        BookAnswer::best_of(&self.moves)
     }
 }
 
@@ -84,52 +81,68 @@ pub(super) fn image(x: u64, s: usize) -> u64 {
     y
 }
 
+/// One line of a book file: the moves that reach its position from the
+/// start (empty for the start), the position, and each legal move with its
+/// evaluation and depth, as the file lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookLine {
+    /// The moves from the start, square names run together.
+    pub path: String,
+    /// The position they reach.
+    pub position: Othello,
+    /// Each legal move, its evaluation and its depth.
+    pub moves: Vec<(u8, i32, u32)>,
+}
+
+/// Reads one line of a book file: `None` for a blank line or a comment.
+pub fn parse_line(line: &str) -> Result<Option<BookLine>, String> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let mut fields = line.split_whitespace();
+    let Some(path) = fields.next() else {
+        return Err("a line needs the moves and the scored moves".into());
+    };
+    let path = if path == "start" { "" } else { path };
+    let mut position = Othello::START;
+    if path.len() % 2 != 0 {
+        return Err(format!("moves {path:?} are not square names"));
+    }
+    for at in (0..path.len()).step_by(2) {
+        let square =
+            path.get(at..at + 2).and_then(parse_square).ok_or_else(|| format!("{path:?} has no square at {at}"))?;
+        if position.legal_squares() >> square & 1 == 0 {
+            return Err(format!("{path:?}: {} is not a legal move there", &path[at..at + 2]));
+        }
+        position = position.play(square);
+    }
+    let mut moves = Vec::new();
+    for field in fields {
+        let parts: Vec<&str> = field.split(':').collect();
+        let &[square, points, depth] = &parts[..] else {
+            return Err(format!("{field:?} is not square:points:depth"));
+        };
+        let square = parse_square(square).ok_or_else(|| format!("{square:?} is not a square"))?;
+        let points = points.parse::<i32>().map_err(|e| format!("{field:?}: {e}"))?;
+        let depth = depth.parse::<u32>().map_err(|e| format!("{field:?}: {e}"))?;
+        moves.push((square, points, depth));
+    }
+    let legal = position.legal_squares();
+    let listed = moves.iter().fold(0u64, |set, &(square, _, _)| set | 1 << square);
+    if legal == 0 || listed != legal || moves.len() != legal.count_ones() as usize {
+        return Err(format!("{path:?}: the moves listed are not the legal moves, each once"));
+    }
+    Ok(Some(BookLine { path: path.to_string(), position, moves }))
+}
+
 /// Reads a book file: each position under its eight images, its moves
 /// mapped with it and put in square order.
 pub fn parse_book(text: &str) -> Result<HashMap<(u64, u64), BookEntry>, BookError> {
     let mut book = HashMap::new();
     for (number, line) in text.lines().enumerate() {
-        let error = |message: String| BookError { line: number + 1, message };
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split_whitespace();
-        let Some(path) = fields.next() else {
-            return Err(error("a line needs the moves and the scored moves".into()));
-        };
-        let mut position = Othello::START;
-        if path != "start" {
-            if path.len() % 2 != 0 {
-                return Err(error(format!("moves {path:?} are not square names")));
-            }
-            for at in (0..path.len()).step_by(2) {
-                let square = path
-                    .get(at..at + 2)
-                    .and_then(parse_square)
-                    .ok_or_else(|| error(format!("{path:?} has no square at {at}")))?;
-                if position.legal_squares() >> square & 1 == 0 {
-                    return Err(error(format!("{path:?}: {} is not a legal move there", &path[at..at + 2])));
-                }
-                position = position.play(square);
-            }
-        }
-        let mut moves = Vec::new();
-        for field in fields {
-            let parts: Vec<&str> = field.split(':').collect();
-            let &[square, points, depth] = &parts[..] else {
-                return Err(error(format!("{field:?} is not square:points:depth")));
-            };
-            let square = parse_square(square).ok_or_else(|| error(format!("{square:?} is not a square")))?;
-            let points = points.parse::<i32>().map_err(|e| error(format!("{field:?}: {e}")))?;
-            let depth = depth.parse::<u32>().map_err(|e| error(format!("{field:?}: {e}")))?;
-            moves.push((square, points, depth));
-        }
-        let legal = position.legal_squares();
-        let listed = moves.iter().fold(0u64, |set, &(square, _, _)| set | 1 << square);
-        if legal == 0 || listed != legal || moves.len() != legal.count_ones() as usize {
-            return Err(error(format!("{path:?}: the moves listed are not the legal moves, each once")));
-        }
+        let parsed = parse_line(line).map_err(|message| BookError { line: number + 1, message })?;
+        let Some(BookLine { position, moves, .. }) = parsed else { continue };
         let (me, op) = position.bitboards();
         for s in 0..8 {
             let mut mapped: Vec<(u8, i32, u32)> = moves
@@ -175,12 +188,6 @@ pub fn canonical(position: &Othello) -> (u64, u64) {
     (0..8).map(|s| (image(me, s), image(op, s))).min().unwrap_or((me, op))
 }
 
-/// The number of positions in the embedded book (each counted once, not
-/// under each of its images).
-pub fn positions() -> usize {
-    EMBEDDED.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).count()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,7 +195,6 @@ mod tests {
     #[test]
     fn the_embedded_book_reads_and_holds_the_start() {
         let book = parse_book(EMBEDDED).expect("the embedded book reads");
-        assert!(positions() > 0);
         let entry = book.get(&Othello::START.bitboards()).expect("the start is in the book");
         assert_eq!(entry.moves.len(), 4);
         // Every position of the book has every legal move scored, and the
