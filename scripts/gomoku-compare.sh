@@ -16,7 +16,8 @@
 #             defender is proven lost, a defence when the attacker has no
 #             forced win left. Every answer marked exact is checked.
 #   play      GAMES games against the reference at each rung of RUNGS (its
-#             time limit a move, ms), each colour in half of them, openings
+#             time limit a move, ms, or with an `n` its node limit: n3000),
+#             each colour in half of them, openings
 #             of 3 to 5 stones near the centre from
 #             gomoku-ref/data/openings-freestyle.txt in a seeded order;
 #             bestmove at its default budget. Points at each rung.
@@ -26,7 +27,8 @@
 # Knobs (env): PART (both: tactics, play or both), DEEP (2000000), LIMIT (0:
 #              every position; N: the first N of each suite), GAMES (20),
 #              RUNGS (10,30,100,300,1000), SEED (1), PORT (18095), SHARED
-#              (../shared beside the repository).
+#              (../shared beside the repository), RECORD (play: append each
+#              game's moves to this file, for `gomoku_compare.py review`).
 # Exits non-zero when an exact answer is wrong.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -75,6 +77,6 @@ if [ "$PART" != tactics ]; then
   echo
   echo "Command: GOMOKU_REF_ENGINE=... GAMES=$GAMES RUNGS=$RUNGS SEED=$SEED PART=play scripts/gomoku-compare.sh"
   python3 scripts/gomoku_compare.py play --url "http://127.0.0.1:$PORT" --games "$GAMES" --rungs "$RUNGS" \
-    --seed "$SEED" || status=$?
+    --seed "$SEED" ${RECORD:+--record "$RECORD"} || status=$?
 fi
 exit $status

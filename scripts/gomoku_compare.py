@@ -25,12 +25,33 @@ GOMOKU_REF_DIR=/dir/with/pbrain-rapfi) names the binary.
 
   gomoku_compare.py play --url URL [--games 20 --rungs 10,30,100,300,1000
                         --seed 1 --openings FILE]
-      GAMES games against the reference at each rung of time limits per
-      move (ms), each colour in half of them, from the near-even openings
+      GAMES games against the reference at each rung of limits per
+      move: a time in ms (`100`), or a count of positions searched with an
+      `n` before it (`n3000`: the reference's node limit, which finds
+      where bestmove stands below the shortest times, at which the
+      reference stops after a millisecond or so), each colour in half of them, from the near-even openings
       of gomoku-ref/data/openings-freestyle.txt in a seeded order (each
       opening twice, colours swapped). bestmove at its default budget.
       Prints each game and bestmove's points at each rung (a win 1, a
       draw 1/2), its mean time a move and the reference's.
+
+      With --record FILE, each game is also written to FILE as a line:
+      its limit, number, bestmove's colour, its points, the opening's
+      length and the moves.
+
+  gomoku_compare.py duel --url URL --against URL2 [--games 20 --seed 1]
+      Two services (two builds, or one build started with other
+      settings) against each other at their default budgets, from the
+      same openings, each colour in half of the games: the points of the
+      one at URL. No reference needed: the check of an engine change.
+
+  gomoku_compare.py review --record FILE [--deep 200000]
+      For each game bestmove lost in a --record file, the reference's
+      evaluation (searching DEEP nodes) of the position before each of
+      bestmove's moves, from bestmove's side, and the first of its moves
+      from a position the reference proves lost: where the games slip
+      away, and how (a slow fall of the evaluation, or a position that
+      was even until a forced win appeared).
 
 Exit status: 1 when an exact answer is wrong, 2 on bad use.
 """
@@ -165,14 +186,33 @@ def tactics(args):
     return 1 if bad_exact else 0
 
 
+def series(ours, theirs, openings, games):
+    """Plays `games` games of `ours` against `theirs`, each opening twice in
+    turn with the colours swapped, `ours` black first; yields each game's
+    number (from 0), opening, the colour `ours` played, and play_game's
+    result, reason and moves."""
+    for g in range(games):
+        op = openings[(g // 2) % len(openings)]
+        ours_black = g % 2 == 0
+        black, white = (ours, theirs) if ours_black else (theirs, ours)
+        res, why, mv = gr.play_game(black, white, op)
+        yield (g, op, "black" if ours_black else "white", res, why, mv)
+
+
 def play(args):
     svc = Service(args.url)
     openings = [gr.parse_moves(l) for l in gr.read_lines(args.openings)]
     random.Random(args.seed).shuffle(openings)
-    rungs = [int(r) for r in args.rungs.split(",") if r.strip()]
+    rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
+    record = open(args.record, "a") if args.record else None
     summary = []
     for rung in rungs:
-        ref = gr.Pbrain(time_ms=rung, label="rapfi:time=%d" % rung)
+        if rung.startswith("n"):
+            ref = gr.Pbrain(nodes=int(rung[1:]), label="rapfi:nodes=%s" % rung[1:])
+            limit = "%s positions" % rung[1:]
+        else:
+            ref = gr.Pbrain(time_ms=int(rung), label="rapfi:time=%s" % rung)
+            limit = "%s ms" % rung
         ref_times = []
 
         def timed_ref(moves, _ref=ref):
@@ -182,17 +222,12 @@ def play(args):
         timed_ref.new_game = ref.new_game
         svc.times = []
         points, wins, draws, losses = 0.0, 0, 0, 0
-        print("\n## Against the reference at %d ms a move\n" % rung)
+        print("\n## Against the reference at %s a move\n" % limit)
         print("| game | opening | bestmove | result | moves | how |")
         print("|---|---|---|---|---|---|")
         t0 = time.monotonic()
         try:
-            for g in range(args.games):
-                op = openings[(g // 2) % len(openings)]
-                ours_black = g % 2 == 0
-                black, white = (svc, timed_ref) if ours_black else (timed_ref, svc)
-                res, why, mv = gr.play_game(black, white, op)
-                ours = "black" if ours_black else "white"
+            for g, op, ours, res, why, mv in series(svc, timed_ref, openings, args.games):
                 if res == "draw":
                     points += .5
                     draws += 1
@@ -205,11 +240,15 @@ def play(args):
                     losses += 1
                     word = "lost"
                 print("| %d | %s | %s | %s | %d | %s |" % (g + 1, gr.names(op), ours, word, len(mv), why), flush=True)
+                if record:
+                    record.write("%s %d %s %s %d %s\n" % (rung, g + 1, ours, {"won": 1, "lost": 0}.get(word, 0.5),
+                                                           len(op), gr.names(mv)))
+                    record.flush()
         finally:
             ref.close()
         mean = lambda xs: sum(xs) / len(xs) if xs else 0
-        line = ("%d ms: bestmove %.1f of %d points (%d won, %d drawn, %d lost); time a move: bestmove %.0f ms, "
-                "the reference %.0f ms; %.0f s" % (rung, points, args.games, wins, draws, losses, mean(svc.times),
+        line = ("%s: bestmove %.1f of %d points (%d won, %d drawn, %d lost); time a move: bestmove %.0f ms, "
+                "the reference %.0f ms; %.0f s" % (limit, points, args.games, wins, draws, losses, mean(svc.times),
                                                   mean(ref_times), time.monotonic() - t0))
         print("\n" + line)
         summary.append(line)
@@ -219,20 +258,83 @@ def play(args):
     return 0
 
 
+def duel(args):
+    a, b = Service(args.url), Service(args.against)
+    openings = [gr.parse_moves(l) for l in gr.read_lines(args.openings)]
+    random.Random(args.seed).shuffle(openings)
+    print("\n## %s against %s\n" % (args.url, args.against))
+    print("| game | opening | %s plays | result | moves |" % args.url)
+    print("|---|---|---|---|---|")
+    points = 0.0
+    for g, op, side, res, _, mv in series(a, b, openings, args.games):
+        p = 0.5 if res == "draw" else 1.0 if res == side else 0.0
+        points += p
+        print("| %d | %s | %s | %s | %d |" % (g + 1, gr.names(op), side, p, len(mv)), flush=True)
+    mean = lambda xs: sum(xs) / len(xs) if xs else 0
+    print("\n%s: %.1f of %d points against %s; time a move %.0f ms and %.0f ms" % (
+        args.url, points, args.games, args.against, mean(a.times), mean(b.times)))
+    return 0
+
+
+def review(args):
+    ref = gr.Pbrain(nodes=args.deep, label="reference")
+    falls = []
+    try:
+        print("\n## Lost games of %s, judged by the reference at %d nodes\n" % (args.record, args.deep))
+        print("| rung | game | bestmove | moves | first move from a lost position | the reference's evaluation before each of bestmove's moves |")
+        print("|---|---|---|---|---|---|")
+        for line in gr.read_lines(args.record):
+            rung, game, side, points, opening, *moves = line.split()
+            if float(points) != 0.0:
+                continue
+            mv = gr.parse_moves(" ".join(moves))
+            ours = 0 if side == "black" else 1
+            evals, lost_at = [], None
+            for k in range(ours, len(mv), 2):
+                if k < int(opening):
+                    continue
+                ref.new_game()
+                e = ref(mv[:k]).eval or "?"
+                evals.append("%d:%s" % (k + 1, e))
+                if lost_at is None and e.startswith("-M"):
+                    lost_at = k + 1
+                    # The evaluation two of its moves before, if any.
+                    before = evals[-3].split(":")[1] if len(evals) >= 3 else None
+                    falls.append(before)
+            print("| %s | %s | %s | %d | %s | %s |" % (rung, game, side, len(mv), lost_at, " ".join(evals)),
+                  flush=True)
+    finally:
+        ref.close()
+    even = sum(1 for b in falls if b and not b.startswith(("-M", "+M")) and abs(int(b)) < 300)
+    print("\n%d lost games; in %d of them the reference saw the position within 300 of even two of bestmove's "
+          "moves before its first lost one" % (len(falls), even))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("part", choices=["tactics", "play"])
-    ap.add_argument("--url", required=True)
+    ap.add_argument("part", choices=["tactics", "play", "duel", "review"])
+    ap.add_argument("--url")
+    ap.add_argument("--against", help="duel: the other service")
+    ap.add_argument("--record", help="play: write each game to this file; review: read the games from it")
     ap.add_argument("--wins", default=os.path.join(ROOT, "tests", "data", "gomoku", "win.txt"))
     ap.add_argument("--defences", default=os.path.join(ROOT, "tests", "data", "gomoku", "defence.txt"))
-    ap.add_argument("--deep", type=int, default=2000000)
+    ap.add_argument("--deep", type=int, help="the reference's nodes: 2000000 for tactics, 200000 for review")
     ap.add_argument("--limit", type=int, default=0, help="tactics: the first N positions of each suite only")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--rungs", default="10,30,100,300,1000")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--openings", default=os.path.join(REF_TOOLS, "data", "openings-freestyle.txt"))
     a = ap.parse_args()
-    sys.exit(tactics(a) if a.part == "tactics" else play(a))
+    if a.deep is None:
+        a.deep = 200000 if a.part == "review" else 2000000
+    if a.part == "review":
+        if not a.record:
+            ap.error("review needs --record FILE")
+        sys.exit(review(a))
+    if not a.url or (a.part == "duel" and not a.against):
+        ap.error("%s needs --url%s" % (a.part, " and --against" if a.part == "duel" else ""))
+    sys.exit({"tactics": tactics, "play": play, "duel": duel}[a.part](a))
 
 
 if __name__ == "__main__":
