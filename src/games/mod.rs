@@ -41,13 +41,15 @@ type Reader = fn(&Registry, &Fields<'_>, &Options) -> Result<Box<dyn ServedPosit
 type GameReader = fn(&Registry, &Fields<'_>) -> Result<PlayedGame, InputError>;
 
 /// One game of the registry: the name a request gives in `game`, the name
-/// a person reads, how it reads its position, and how it reads a whole
-/// game for a review.
+/// a person reads, how it reads its position, how it reads a whole game
+/// for a review, and what it loads before the first request (tables built
+/// from data the crate embeds), so that no request pays for it.
 struct Entry {
     name: &'static str,
     title: &'static str,
     read: Reader,
     review: GameReader,
+    load: fn(),
 }
 
 /// The games, by the name a request gives in `game`; the first is the one a
@@ -58,24 +60,28 @@ const GAMES: &[Entry] = &[
         title: "tic-tac-toe",
         read: |games, fields, options| games.board_or_tree(fields, options),
         review: |_, fields| tictactoe::read_game(fields),
+        load: || {},
     },
     Entry {
         name: "connect4",
         title: "Connect Four",
         read: |games, fields, _| connect4::read(fields, games.book.clone()),
         review: |games, fields| connect4::read_game(fields, games.book.clone()),
+        load: || {},
     },
     Entry {
         name: "othello",
         title: "Othello",
         read: |_, fields, _| othello::read(fields),
         review: |_, fields| othello::read_game(fields),
+        load: othello::load,
     },
     Entry {
         name: "gomoku",
         title: "Gomoku",
         read: |_, fields, _| gomoku::read(fields),
         review: |_, fields| gomoku::read_game(fields),
+        load: || {},
     },
 ];
 
@@ -107,6 +113,9 @@ impl Registry {
             let source = settings.opening_book.as_ref().map_or("built in".into(), |path| path.display().to_string());
             SetupError(format!("the opening book ({source}) cannot be read: {error}"))
         })?;
+        for entry in GAMES {
+            (entry.load)();
+        }
         Ok(Registry { tree_limits: settings.tree_limits, book })
     }
 

@@ -161,6 +161,11 @@ pub fn parse_book(text: &str) -> Result<HashMap<(u64, u64), BookEntry>, BookErro
 /// request searched) rather than a panic.
 static BOOK: LazyLock<HashMap<(u64, u64), BookEntry>> = LazyLock::new(|| parse_book(EMBEDDED).unwrap_or_default());
 
+/// Reads the embedded book now (see [`super::load`]).
+pub(super) fn load() {
+    LazyLock::force(&BOOK);
+}
+
 /// The book's entry for `position`, if it has one.
 pub fn lookup(position: &Othello) -> Option<&'static BookEntry> {
     BOOK.get(&position.bitboards())

@@ -49,6 +49,11 @@ static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
         .unwrap_or_else(|_| Weights { patterns: vec![0; STAGES * LAYOUT.full_len], scalars: [[0; SCALARS]; STAGES] })
 });
 
+/// Expands the embedded weights now (see [`super::load`]).
+pub(super) fn load() {
+    LazyLock::force(&WEIGHTS);
+}
+
 /// The scalar features of a position, in the order of
 /// [`super::patterns::SCALARS`]'s docs.
 #[inline(always)]

@@ -86,6 +86,15 @@ pub use input::{
 pub use rules::{final_score, flips, last_flip_count, legal_moves, stable_discs};
 pub use served::{points, read, read_game, style, MoveList, Question};
 
+/// Builds the tables Othello reads from the crate's embedded data (the
+/// evaluation's weights, expanded to every pattern index, and the opening
+/// book under its eight symmetries) now rather than in the first request
+/// that needs them, which would otherwise spend its budget on them.
+pub fn load() {
+    evaluation::load();
+    book::load();
+}
+
 /// Squares on the board.
 pub const SQUARES: u32 = 64;
 
