@@ -30,7 +30,9 @@
 //! An open four (`.XXXX.`) lies in two windows of four, a four in one; an
 //! open three in three windows of three, a closed three in fewer: the
 //! line patterns weigh as the windows they fill. The evaluation is the
-//! side to move's points less the opponent's, plus 20 for the move, and
+//! side to move's points less the opponent's, plus 20 for the move and
+//! 300 for each of the side to move's own windows of three (a three of its
+//! own is a move from a four, the opponent's must be answered), and
 //! ±20,000 for a position the depth limit cut where the side to move makes
 //! five at once or the opponent can make it on two squares.
 //!
