@@ -599,7 +599,7 @@ impl Board {
 
     /// The evaluation for the side to move, in points: its window points
     /// less the opponent's ([`WINDOW_POINTS`]), with a bonus for having
-    /// the move and for each of its own windows of three ([`INITIATIVE`]);
+    /// the move and 300 for each of its own windows of three;
     /// ±20,000 where the depth limit cut a decided position (the
     /// side to move makes five at once, or the opponent has two ways to).
     pub fn evaluate(&self) -> i32 {
