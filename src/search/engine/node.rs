@@ -173,7 +173,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             }
         }
         let lazy = stage_first(pos, &mut moves, hint_move, left);
-        self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves });
+        self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves }, left);
         if !lazy && !root && child_cuts_pay(pos, left) {
             if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
                 self.give_back(ply, moves);
@@ -186,7 +186,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         for i in 0..moves.len() {
             if lazy && i == 1 {
                 stage_rest(pos, &mut moves[1..], left);
-                self.prefetch_children(pos, &moves[1..]);
+                self.prefetch_children(pos, &moves[1..], left);
                 if !root && child_cuts_pay(pos, left) {
                     if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
                         self.give_back(ply, moves);
@@ -409,9 +409,15 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         None
     }
 
-    /// Starts loading the table entries of the positions after `moves`.
+    /// Starts loading the table entries of the positions after `moves`,
+    /// searched with `left` plies to go: none with one ply or less, whose
+    /// children are scored where they stand, without the table (working
+    /// out their keys and loading their entries would be time lost).
     #[inline(always)]
-    pub(super) fn prefetch_children(&self, pos: &G, moves: &[(G::Move, i32)]) {
+    pub(super) fn prefetch_children(&self, pos: &G, moves: &[(G::Move, i32)], left: u32) {
+        if left <= 1 {
+            return;
+        }
         if let Some(table) = self.table.as_deref() {
             for &(mv, _) in moves {
                 if let Some(key) = pos.key_after(mv) {
