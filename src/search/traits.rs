@@ -310,6 +310,20 @@ pub trait Solver: Heuristics {
         self.outcome()
     }
 
+    /// What the engine reads of a position at its depth limit whose
+    /// [`Heuristics::cut_value`] is 0: the outcome when the game is over
+    /// (`Ok`, as [`Game::outcome`] says, or
+    /// [`Solver::outcome_after_quiet_move`] when `quiet`), else the
+    /// estimate (`Err`, [`Heuristics::estimate`]). A game that works out
+    /// the same thing for both (Othello's legal moves) may answer both at
+    /// once. The default asks one, then the other.
+    fn outcome_or_estimate(&self, quiet: bool) -> Result<i64, i32> {
+        match if quiet { self.outcome_after_quiet_move() } else { self.outcome() } {
+            Some(value) => Ok(value),
+            None => Err(self.estimate()),
+        }
+    }
+
     /// A move whose score equals `mv`'s in this position because the
     /// position is symmetric (a Connect Four board that is its own mirror
     /// image, say), other than `mv` itself. The engine scores only one of

@@ -58,8 +58,14 @@ pub(super) fn load() {
 /// [`super::patterns::SCALARS`]'s docs.
 #[inline(always)]
 pub(super) fn scalar_features(me: u64, op: u64) -> [i32; SCALARS] {
+    scalar_features_with(me, op, legal_moves(me, op))
+}
+
+/// [`scalar_features`], given the side to move's legal moves.
+#[inline(always)]
+fn scalar_features_with(me: u64, op: u64, moves: u64) -> [i32; SCALARS] {
     let empty = !(me | op);
-    let mobility = legal_moves(me, op).count_ones() as i32 - legal_moves(op, me).count_ones() as i32;
+    let mobility = moves.count_ones() as i32 - legal_moves(op, me).count_ones() as i32;
     let potential = neighbours(op, empty).count_ones() as i32 - neighbours(me, empty).count_ones() as i32;
     [mobility, potential, (empty.count_ones() % 2) as i32, 1]
 }
@@ -69,12 +75,20 @@ pub(super) fn scalar_features(me: u64, op: u64) -> [i32; SCALARS] {
 /// `±MAX_EVALUATION`. The same on all eight symmetric images of a board.
 #[inline]
 pub fn evaluate(me: u64, op: u64) -> i32 {
+    evaluate_with(me, op, legal_moves(me, op))
+}
+
+/// [`evaluate`], given the side to move's legal moves (`moves`, as
+/// [`legal_moves`] gives them), which a search has often worked out
+/// already.
+#[inline]
+pub(super) fn evaluate_with(me: u64, op: u64, moves: u64) -> i32 {
     let (weights, layout) = (&*WEIGHTS, &*LAYOUT);
     let stage = stage((!(me | op)).count_ones());
     let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
     let mut points = 0i32;
     layout.visit_indices(me, op, |index| points += i32::from(table[index]));
-    for (x, &w) in scalar_features(me, op).iter().zip(&weights.scalars[stage]) {
+    for (x, &w) in scalar_features_with(me, op, moves).iter().zip(&weights.scalars[stage]) {
         points += x * i32::from(w);
     }
     points.clamp(-MAX_EVALUATION, MAX_EVALUATION)

@@ -340,6 +340,17 @@ impl Solver for Othello {
         Some((-64, 64))
     }
 
+    /// The side to move's legal moves, worked out once: whether the game
+    /// is over, and the evaluation's mobility.
+    #[inline]
+    fn outcome_or_estimate(&self, _quiet: bool) -> Result<i64, i32> {
+        let moves = self.legal_squares();
+        if moves == 0 && legal_moves(self.op, self.me) == 0 {
+            return Ok(self.final_score());
+        }
+        Err(evaluation::evaluate_with(self.me, self.op, moves))
+    }
+
     /// Every legal move (or the pass), hinted by its square (corners first,
     /// the squares next to a corner last) and by parity (a move into a
     /// quadrant with an odd number of empty squares first).

@@ -197,10 +197,23 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             let mv = moves[i].0;
             let child = pos.play(mv);
             self.nodes += 1;
-            let outcome = if quiet { child.outcome_after_quiet_move() } else { child.outcome() };
+            // At the depth limit (no oracle to ask), the outcome and the
+            // estimate at once.
+            let (outcome, estimate) = if left <= 1 && !self.oracle_in_iterations() && child.cut_value() == 0 {
+                match child.outcome_or_estimate(quiet) {
+                    Ok(value) => (Some(value), None),
+                    Err(points) => (None, Some(points)),
+                }
+            } else {
+                (if quiet { child.outcome_after_quiet_move() } else { child.outcome() }, None)
+            };
             let searched = outcome.is_none() && left > 1;
             let score = match outcome {
                 Some(value) => -S::new(value, ply + 1),
+                None if estimate.is_some() => {
+                    self.cuts += 1;
+                    -S::evaluation(estimate.unwrap_or(0))
+                }
                 None if left <= 1 => {
                     // At the depth limit, an oracle that answers in the
                     // iterations still settles the child: its line is not cut.
