@@ -9,6 +9,8 @@
 
 #![cfg(feature = "server")]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -20,8 +22,7 @@ use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-/// Longest a test waits for something that should happen much sooner.
-const PATIENCE: Duration = Duration::from_secs(30);
+use common::{read_response, PATIENCE};
 
 const HEALTHZ: &str = "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n";
 const EMPTY_BOARD_BODY: &str = "{\"board\": \".........\"}";
@@ -85,30 +86,6 @@ async fn closed_after(client: &mut TcpStream) -> std::io::Result<String> {
         .await
         .expect("the server closes the connection")?;
     Ok(String::from_utf8_lossy(&received).into_owned())
-}
-
-/// Reads one response (headers and a `Content-Length` body) from a
-/// keep-alive connection; returns the status line and the body.
-async fn read_response(client: &mut TcpStream) -> (String, String) {
-    let read = async {
-        let mut received = Vec::new();
-        let mut byte = [0u8; 1];
-        while !received.ends_with(b"\r\n\r\n") {
-            assert_eq!(client.read(&mut byte).await.unwrap(), 1, "the connection closed mid-answer: {received:?}");
-            received.push(byte[0]);
-        }
-        let head = String::from_utf8(received).unwrap();
-        let length: usize = head
-            .lines()
-            .find_map(|line| {
-                line.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().parse().unwrap())
-            })
-            .expect("a content-length");
-        let mut body = vec![0u8; length];
-        client.read_exact(&mut body).await.unwrap();
-        (head.lines().next().unwrap().to_owned(), String::from_utf8(body).unwrap())
-    };
-    tokio::time::timeout(PATIENCE, read).await.expect("an answer")
 }
 
 /// Sends `text` in `pieces` writes, `pause` apart.

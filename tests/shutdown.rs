@@ -4,6 +4,8 @@
 
 #![cfg(feature = "server")]
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
@@ -11,6 +13,8 @@ use std::time::Duration;
 
 use bestmove::config::Config;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use common::read_response;
 
 const EMPTY_BOARD: &str = "POST /best-move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 22\r\nConnection: close\r\n\r\n{\"board\": \".........\"}";
 
@@ -31,8 +35,8 @@ async fn a_request_in_flight_when_the_signal_comes_still_gets_its_answer() {
     // would be dropped with the listener, however long the wait).
     let mut client = tokio::net::TcpStream::connect(address).await.unwrap();
     client.write_all(b"GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n").await.unwrap();
-    let first = read_one_response(&mut client).await;
-    assert!(first.starts_with("HTTP/1.1 200"), "{first}");
+    let (status, _) = read_response(&mut client).await;
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
 
     // Then half a request, the stop signal, then the rest: the request is
     // surely in flight when the signal comes.
@@ -49,27 +53,6 @@ async fn a_request_in_flight_when_the_signal_comes_still_gets_its_answer() {
     assert!(response.contains("\"nodes\":549946"));
     server.await.unwrap().unwrap();
     assert!(tokio::net::TcpStream::connect(address).await.is_err(), "the listener is closed");
-}
-
-/// One response read off a kept-alive connection: the head, then as many
-/// bytes of body as its `content-length` says.
-async fn read_one_response(client: &mut tokio::net::TcpStream) -> String {
-    let mut bytes = Vec::new();
-    let mut byte = [0u8; 1];
-    while !bytes.ends_with(b"\r\n\r\n") {
-        assert_eq!(client.read(&mut byte).await.unwrap(), 1, "the connection closed within a response's head");
-        bytes.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-    let length: usize = head
-        .lines()
-        .find_map(|line| line.strip_prefix("content-length:"))
-        .and_then(|value| value.trim().parse().ok())
-        .expect("a content-length");
-    let mut body = vec![0u8; length];
-    client.read_exact(&mut body).await.unwrap();
-    bytes.extend(body);
-    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[test]
