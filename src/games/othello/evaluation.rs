@@ -10,7 +10,7 @@
 use std::sync::LazyLock;
 
 use super::patterns::{stage, Layout, LAYOUT, SCALARS, STAGES};
-use super::rules::{legal_moves, neighbours};
+use super::rules::{legal_moves_fast as legal_moves, neighbours};
 use super::weights::{decode_weights, WeightsError};
 use crate::search::MAX_EVALUATION;
 

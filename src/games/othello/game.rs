@@ -4,7 +4,7 @@
 use super::book;
 use super::evaluation;
 use super::hand::CORNERS;
-use super::rules::{final_score, flips, legal_moves, neighbours};
+use super::rules::{final_score, flips, legal_moves_fast as legal_moves, neighbours};
 use super::{PASS, SQUARES};
 use crate::search::{BookAnswer, Game, Heuristics, OutcomeProbe, Solver, Tactics};
 

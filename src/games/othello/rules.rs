@@ -352,6 +352,22 @@ pub fn stable_discs(discs: u64, filled: u64) -> u64 {
     }
 }
 
+/// [`legal_moves`] on AVX2 where the processor has it (`super::avx2`, the
+/// same squares), for the midgame search (its moves, its ranking and the
+/// evaluation's mobility): about a sixth less time for the same positions.
+/// The processor's features are read from a cached flag at each call.
+/// (The flips stay on [`flips`]'s tables, which are as fast there.)
+#[inline(always)]
+pub(super) fn legal_moves_fast(me: u64, op: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2, the one feature the function is
+        // compiled with.
+        return unsafe { super::avx2::legal_moves(me, op) };
+    }
+    legal_moves(me, op)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
