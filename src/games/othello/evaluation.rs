@@ -80,14 +80,54 @@ pub fn evaluate(me: u64, op: u64) -> i32 {
 
 /// [`evaluate`], given the side to move's legal moves (`moves`, as
 /// [`legal_moves`] gives them), which a search has often worked out
-/// already.
+/// already. The pattern indices are read by bit extraction where the
+/// processor does that fast ([`super::patterns::extraction_is_fast`]),
+/// else a few squares at a time: the same indices either way.
 #[inline]
 pub(super) fn evaluate_with(me: u64, op: u64, moves: u64) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if super::patterns::extraction_is_fast() {
+        // SAFETY: the processor has BMI2 (`extraction_is_fast` checks).
+        return unsafe { evaluate_extracted(me, op, moves) };
+    }
+    evaluate_grouped(me, op, moves)
+}
+
+/// [`evaluate_with`], the indices read by [`Layout::visit_indices`].
+#[inline(always)]
+fn evaluate_grouped(me: u64, op: u64, moves: u64) -> i32 {
+    weigh(me, op, moves, |layout, table| {
+        let mut points = 0i32;
+        layout.visit_indices(me, op, |index| points += i32::from(table[index]));
+        points
+    })
+}
+
+/// [`evaluate_with`], the indices read by
+/// [`Layout::visit_indices_extracted`].
+///
+/// # Safety
+///
+/// The processor must have BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+unsafe fn evaluate_extracted(me: u64, op: u64, moves: u64) -> i32 {
+    weigh(me, op, moves, |layout, table| {
+        let mut points = 0i32;
+        // SAFETY: as this function's.
+        unsafe { layout.visit_indices_extracted(me, op, |index| points += i32::from(table[index])) };
+        points
+    })
+}
+
+/// The estimate: the patterns' points, which `patterns` sums from the
+/// layout and the stage's full table, and the scalar features' points.
+#[inline(always)]
+fn weigh(me: u64, op: u64, moves: u64, patterns: impl FnOnce(&Layout, &[i16]) -> i32) -> i32 {
     let (weights, layout) = (&*WEIGHTS, &*LAYOUT);
     let stage = stage((!(me | op)).count_ones());
     let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
-    let mut points = 0i32;
-    layout.visit_indices(me, op, |index| points += i32::from(table[index]));
+    let mut points = patterns(layout, table);
     for (x, &w) in scalar_features_with(me, op, moves).iter().zip(&weights.scalars[stage]) {
         points += x * i32::from(w);
     }
@@ -126,6 +166,21 @@ mod tests {
             let value = evaluate(me, op);
             for (a, b) in images(me).into_iter().zip(images(op)) {
                 assert_eq!(evaluate(a, b), value, "{me:x} {op:x}");
+            }
+        }
+    }
+
+    #[test]
+    fn both_ways_of_reading_the_patterns_give_the_same_estimate() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let mut rng = fastrand::Rng::with_seed(23);
+            for _ in 0..5000 {
+                let (me, op) = random_position(&mut rng);
+                let moves = legal_moves(me, op);
+                // SAFETY: the processor has BMI2 (checked above).
+                let extracted = unsafe { evaluate_extracted(me, op, moves) };
+                assert_eq!(extracted, evaluate_grouped(me, op, moves), "{me:x} {op:x}");
             }
         }
     }

@@ -7,10 +7,13 @@
 //! the two readings, so the evaluation is the same on all eight images of
 //! a board.
 //!
-//! Indices are computed a few squares at a time: an instance is split into
-//! groups of squares in distinct columns (on the board or on its
-//! transpose), whose discs one multiplication gathers into a byte, and a
-//! table per group turns that byte into its share of the ternary index.
+//! Indices are computed by bit extraction where the processor does that
+//! fast (`pext`: each side's discs on an instance's squares gathered in
+//! one instruction, and a table per instance turns them into their share
+//! of the ternary index), else a few squares at a time: an instance is
+//! split into groups of squares in distinct columns (on the board or on
+//! its transpose), whose discs one multiplication gathers into a byte, and
+//! a table per group turns that byte into its share of the index.
 
 use std::sync::LazyLock;
 
@@ -84,6 +87,16 @@ struct Group {
     table: [u16; 256],
 }
 
+/// An instance read by bit extraction (`pext`): its squares' discs,
+/// gathered in board order, index its own table.
+#[derive(Clone, Copy, Default)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+struct Extract {
+    mask: u64,
+    table: u32,
+    offset: u32,
+}
+
 /// A pattern's reduction of its indices to the shared (canonical) ones.
 struct PatternTables {
     /// 3 to the power of the number of squares.
@@ -102,6 +115,15 @@ pub(super) struct Layout {
     instance_groups: [(u32, u8); INSTANCES],
     /// For each instance, its pattern.
     instance_pattern: [u8; INSTANCES],
+    /// For each instance read by bit extraction: its squares, where its
+    /// table starts in `extract_tables`, and its pattern's offset in a
+    /// stage's full table.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    extracts: [Extract; INSTANCES],
+    /// For each instance, a table from its discs as extracted (bit `j` the
+    /// `j`-th of its squares in board order) to their share of its index.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    extract_tables: Vec<u16>,
     patterns: Vec<PatternTables>,
     /// For each pattern, its first index in a stage's full table.
     full_offsets: [usize; PATTERNS],
@@ -133,6 +155,8 @@ impl Layout {
         let mut groups = Vec::new();
         let mut instance_pattern = [0u8; INSTANCES];
         let mut instance_groups = [(0u32, 0u8); INSTANCES];
+        let mut extracts = [Extract::default(); INSTANCES];
+        let mut extract_tables = Vec::new();
         let mut patterns = Vec::new();
         let mut full_offsets = [0; PATTERNS];
         let mut feature_offsets = [0; PATTERNS];
@@ -210,6 +234,16 @@ impl Layout {
                         }
                     }
                 }
+                // The same instance read by bit extraction: its squares in
+                // board order, each with its digit's power.
+                let mut by_square: Vec<(u8, u16)> =
+                    image.iter().enumerate().map(|(k, &(r, c))| (r * 8 + c, 3u16.pow(k as u32))).collect();
+                by_square.sort_unstable();
+                let table = extract_tables.len();
+                extract_tables.extend((0..1usize << n).map(|bits| {
+                    by_square.iter().enumerate().filter(|&(j, _)| bits >> j & 1 != 0).map(|(_, &(_, p))| p).sum::<u16>()
+                }));
+                extracts[instances] = Extract { mask: mask_of(image), table: table as u32, offset: full_len as u32 };
                 instance_groups[instances] = (full_len as u32, own.len() as u8);
                 groups.extend(own);
                 instance_pattern[instances] = p as u8;
@@ -226,6 +260,8 @@ impl Layout {
             groups,
             instance_groups,
             instance_pattern,
+            extracts,
+            extract_tables,
             patterns,
             full_offsets,
             feature_offsets,
@@ -248,6 +284,25 @@ impl Layout {
                     u32::from(group.table[gather(me, group.mask)]) + 2 * u32::from(group.table[gather(op, group.mask)]);
             }
             visit(index as usize);
+        }
+    }
+
+    /// [`Layout::visit_indices`] by bit extraction, one `pext` per instance
+    /// and side: for processors where that instruction is fast.
+    ///
+    /// # Safety
+    ///
+    /// The processor must have BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    #[inline]
+    pub(super) unsafe fn visit_indices_extracted(&self, me: u64, op: u64, mut visit: impl FnMut(usize)) {
+        use std::arch::x86_64::_pext_u64;
+        for extract in &self.extracts {
+            let table = &self.extract_tables[extract.table as usize..];
+            let mine = usize::from(table[_pext_u64(me, extract.mask) as usize]);
+            let theirs = usize::from(table[_pext_u64(op, extract.mask) as usize]);
+            visit(extract.offset as usize + mine + 2 * theirs);
         }
     }
 
@@ -294,6 +349,30 @@ impl Layout {
     }
 }
 
+/// True when the processor has BMI2 and runs its bit extraction (`pext`)
+/// in a cycle or so: every Intel processor with BMI2, and AMD's from Zen 3
+/// (family 0x19) on. AMD's earlier ones (and Hygon's) run it in microcode,
+/// slower the more bits the mask has: there the indices are read a few
+/// squares at a time instead. Worked out once.
+#[cfg(target_arch = "x86_64")]
+pub(super) fn extraction_is_fast() -> bool {
+    static FAST: LazyLock<bool> = LazyLock::new(|| {
+        if !std::arch::is_x86_feature_detected!("bmi2") {
+            return false;
+        }
+        let vendor = std::arch::x86_64::__cpuid(0);
+        let amd_like = matches!(
+            (vendor.ebx, vendor.edx, vendor.ecx),
+            (0x6874_7541, 0x6974_6e65, 0x444d_4163) | (0x6f67_7948, 0x6e65_476e, 0x656e_6975)
+        );
+        let signature = std::arch::x86_64::__cpuid(1).eax;
+        let base = (signature >> 8) & 0xf;
+        let family = if base == 0xf { base + ((signature >> 20) & 0xff) } else { base };
+        !amd_like || family >= 0x19
+    });
+    *FAST
+}
+
 /// The discs of `board` on `mask` (at most one square per column) as a
 /// byte, bit `c` for column `c`.
 #[inline(always)]
@@ -330,6 +409,24 @@ mod tests {
                 }
             }
             assert_eq!(transpose(x), naive);
+        }
+    }
+
+    #[test]
+    fn bit_extraction_reads_the_same_indices() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            let layout = &*LAYOUT;
+            let mut rng = fastrand::Rng::with_seed(29);
+            for _ in 0..20_000 {
+                let filled = rng.u64(..) | rng.u64(..);
+                let me = filled & rng.u64(..);
+                let op = filled & !me;
+                let mut extracted = Vec::with_capacity(INSTANCES);
+                // SAFETY: the processor has BMI2 (checked above).
+                unsafe { layout.visit_indices_extracted(me, op, |index| extracted.push(index as u32)) };
+                assert_eq!(extracted, layout.full_indices(me, op), "{me:x} {op:x}");
+            }
         }
     }
 
