@@ -3,7 +3,9 @@
 //! - **Move ordering**: the game's hint ([`Solver::engine_moves`]), with the
 //!   transposition table's best move first ([`Game::move_index`]); the
 //!   game's costlier ranking ([`super::Heuristics::rank_moves`]) only when
-//!   the table's move does not settle the position. The children's table
+//!   the table's move does not settle the position; the rest picked best
+//!   first one at a time, so that a cut-off leaves the others unsorted
+//!   (sorted at once past a few dozen moves). The children's table
 //!   entries are fetched into the cache before they are searched, by their
 //!   keys ([`Game::key_after`]).
 //! - **Pruning the game vouches for** ([`Tactics`]): a move that wins at

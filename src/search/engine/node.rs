@@ -2,7 +2,7 @@
 //! game's tactics, the table's bounds and move, and enhanced
 //! transposition cutoffs.
 
-use super::picker::{stage_first, stage_rest, table_move};
+use super::picker::{pick, pick_all, stage_first, stage_rest, table_move, PICK_MOST};
 use super::*;
 use crate::search::MAX_EVALUATION;
 
@@ -174,6 +174,12 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         }
         let lazy = stage_first(pos, &mut moves, hint_move, left);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves }, left);
+        // Many moves, or moves whose children's entries are looked up now:
+        // sorted at once. Otherwise each is picked as the search reaches it.
+        let sorted = moves.len() > PICK_MOST || (!root && child_cuts_pay(pos, left));
+        if !lazy && sorted {
+            pick_all::<G>(&mut moves, 0);
+        }
         if !lazy && !root && child_cuts_pay(pos, left) {
             if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
                 self.give_back(ply, moves);
@@ -187,12 +193,18 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
             if lazy && i == 1 {
                 stage_rest(pos, &mut moves[1..], left);
                 self.prefetch_children(pos, &moves[1..], left);
+                if sorted {
+                    pick_all::<G>(&mut moves, 1);
+                }
                 if !root && child_cuts_pay(pos, left) {
                     if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
                         self.give_back(ply, moves);
                         return score;
                     }
                 }
+            }
+            if !sorted && (i > 0 || !lazy) {
+                pick::<G>(&mut moves, i);
             }
             let mv = moves[i].0;
             let child = pos.play(mv);

@@ -1,7 +1,8 @@
 //! The move picker: the one owner of the per-ply move buffers, and the
 //! order moves are tried in, in stages: the table's move first, alone;
 //! the rest ranked (by the game's costlier knowledge, then its hints) only
-//! when that move does not settle the position.
+//! when that move does not settle the position, and picked best first one
+//! at a time, as the search reaches them.
 
 use super::*;
 use crate::search::Heuristics;
@@ -31,45 +32,96 @@ pub(super) fn table_move<G: Game>(mv: G::Move) -> u16 {
     G::move_index(mv).unwrap_or(NO_MOVE)
 }
 
-/// Moves by hint, highest first (stable, so equal hints keep the game's
-/// order), with the table's move (`first`, as [`table_move`] numbers it)
-/// before all.
+/// Puts the table's move (`first`, as [`table_move`] numbers it) before
+/// all, the others in their order; true when it was there.
 #[inline(always)]
-pub(super) fn order<G: Game>(moves: &mut [(G::Move, i32)], first: u16) {
-    for i in 1..moves.len() {
-        let item = moves[i];
-        let mut j = i;
-        while j > 0 && moves[j - 1].1 < item.1 {
-            moves[j] = moves[j - 1];
-            j -= 1;
-        }
-        moves[j] = item;
+fn table_move_first<G: Game>(moves: &mut [(G::Move, i32)], first: u16) -> bool {
+    if first == NO_MOVE {
+        return false;
     }
-    if first != NO_MOVE {
-        if let Some(at) = moves.iter().position(|&(mv, _)| table_move::<G>(mv) == first) {
+    match moves.iter().position(|&(mv, _)| table_move::<G>(mv) == first) {
+        Some(at) => {
             moves[..=at].rotate_right(1);
+            true
         }
+        None => false,
     }
 }
+
+/// Brings the move to try next to `moves[i]`: of `moves[i..]`, the one with
+/// the highest hint, the first of equals, the others keeping their order.
+/// Picked one at a time as the search needs them, the moves come in the
+/// order of a stable sort by hint, highest first, without sorting those a
+/// cut-off leaves untried.
+#[inline(always)]
+pub(super) fn pick<G: Game>(moves: &mut [(G::Move, i32)], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        if moves[j].1 > moves[best].1 {
+            best = j;
+        }
+    }
+    if best > i {
+        moves[i..=best].rotate_right(1);
+    }
+}
+
+/// Every move of `moves` from `i` on in the order [`pick`] would bring
+/// them: a stable sort by hint, highest first.
+#[inline(always)]
+pub(super) fn pick_all<G: Game>(moves: &mut [(G::Move, i32)], i: usize) {
+    moves[i..].sort_by_key(|&(_, hint)| std::cmp::Reverse(hint));
+}
+
+/// Positions with more moves than this have them sorted at once
+/// ([`pick_all`]) rather than picked one by one: picking costs a pass over
+/// the moves left for each move tried, which a few hundred moves (a wide
+/// game, a generic tree's node) would make quadratic.
+pub(super) const PICK_MOST: usize = 32;
 
 /// The first stage of a position's moves (`moves`, with the game's
 /// hints): with the table's move (`hint`) among them, it goes first and
 /// the rest wait, unranked, for [`stage_rest`] (true); otherwise every move
-/// is ranked and ordered now (false). `left` is the plies to search below.
+/// is ranked now (false), to be picked in order by [`pick`]. `left` is the
+/// plies to search below.
 #[inline(always)]
 pub(super) fn stage_first<G: Heuristics>(pos: &G, moves: &mut [(G::Move, i32)], hint: u16, left: u32) -> bool {
-    let lazy = hint != NO_MOVE && moves.iter().any(|&(mv, _)| table_move::<G>(mv) == hint);
+    let lazy = table_move_first::<G>(moves, hint);
     if !lazy {
         pos.rank_moves_with_depth(moves, left);
     }
-    order::<G>(moves, hint);
     lazy
 }
 
-/// The second stage: the moves after the table's move, ranked and ordered
-/// once it did not settle the position.
+/// The second stage: the moves after the table's move, ranked once it did
+/// not settle the position, to be picked in order by [`pick`].
 #[inline(always)]
 pub(super) fn stage_rest<G: Heuristics>(pos: &G, rest: &mut [(G::Move, i32)], left: u32) {
     pos.rank_moves_with_depth(rest, left);
-    order::<G>(rest, NO_MOVE);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Othello;
+
+    #[test]
+    fn picking_one_at_a_time_gives_the_stable_sort_by_hint() {
+        let mut rng = fastrand::Rng::with_seed(4);
+        for _ in 0..2000 {
+            let len = rng.usize(0..40);
+            // Few distinct hints, so that many are equal.
+            let moves: Vec<(u8, i32)> = (0..len).map(|m| (m as u8, rng.i32(-3..3))).collect();
+            let mut sorted = moves.clone();
+            pick_all::<Othello>(&mut sorted, 0);
+            let mut picked = moves.clone();
+            for i in 0..len {
+                pick::<Othello>(&mut picked, i);
+            }
+            assert_eq!(picked, sorted);
+            let mut stable = moves;
+            stable.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            assert_eq!(sorted, stable);
+        }
+    }
 }
