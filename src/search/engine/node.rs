@@ -174,13 +174,14 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
         }
         let lazy = stage_first(pos, &mut moves, hint_move, left);
         self.prefetch_children(pos, if lazy { &moves[..1] } else { &moves }, left);
+        let child_cuts = !root && child_cuts_pay(pos, left);
         // Many moves, or moves whose children's entries are looked up now:
         // sorted at once. Otherwise each is picked as the search reaches it.
-        let sorted = moves.len() > PICK_MOST || (!root && child_cuts_pay(pos, left));
+        let sorted = moves.len() > PICK_MOST || child_cuts;
         if !lazy && sorted {
             pick_all::<G>(&mut moves, 0);
         }
-        if !lazy && !root && child_cuts_pay(pos, left) {
+        if !lazy && child_cuts {
             if let Some(score) = self.child_cut(pos, ply, &moves, beta) {
                 self.give_back(ply, moves);
                 return score;
@@ -196,7 +197,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 if sorted {
                     pick_all::<G>(&mut moves, 1);
                 }
-                if !root && child_cuts_pay(pos, left) {
+                if child_cuts {
                     if let Some(score) = self.child_cut(pos, ply, &moves[1..], beta) {
                         self.give_back(ply, moves);
                         return score;
