@@ -117,9 +117,8 @@ mod tests {
         }
         let mut rng = fastrand::Rng::with_seed(17);
         for _ in 0..100_000 {
-            let filled = rng.u64(..) | rng.u64(..);
-            let me = filled & rng.u64(..);
-            let op = filled & !me;
+            let (me, op) = rules::random_board(&mut rng);
+            let filled = me | op;
             // SAFETY: the processor has AVX2 (checked above).
             let fast = unsafe { legal_moves(me, op) };
             assert_eq!(fast, rules::legal_moves(me, op), "{me:#x} {op:#x}");

@@ -137,17 +137,12 @@ fn weigh(me: u64, op: u64, moves: u64, patterns: impl FnOnce(&Layout, &[i16]) ->
 #[cfg(test)]
 mod tests {
     use super::super::book::image;
+    use super::super::rules::random_board;
     use super::*;
 
     /// The eight images of a board under the symmetries.
     fn images(x: u64) -> [u64; 8] {
         std::array::from_fn(|s| image(x, s))
-    }
-
-    fn random_position(rng: &mut fastrand::Rng) -> (u64, u64) {
-        let filled = rng.u64(..) | rng.u64(..);
-        let me = filled & rng.u64(..);
-        (me, filled & !me)
     }
 
     #[test]
@@ -162,7 +157,7 @@ mod tests {
     fn the_estimate_is_the_same_on_every_symmetric_image() {
         let mut rng = fastrand::Rng::with_seed(11);
         for _ in 0..300 {
-            let (me, op) = random_position(&mut rng);
+            let (me, op) = random_board(&mut rng);
             let value = evaluate(me, op);
             for (a, b) in images(me).into_iter().zip(images(op)) {
                 assert_eq!(evaluate(a, b), value, "{me:x} {op:x}");
@@ -176,7 +171,7 @@ mod tests {
         if std::arch::is_x86_feature_detected!("bmi2") {
             let mut rng = fastrand::Rng::with_seed(23);
             for _ in 0..5000 {
-                let (me, op) = random_position(&mut rng);
+                let (me, op) = random_board(&mut rng);
                 let moves = legal_moves(me, op);
                 // SAFETY: the processor has BMI2 (checked above).
                 let extracted = unsafe { evaluate_extracted(me, op, moves) };
@@ -189,7 +184,7 @@ mod tests {
     fn the_estimate_stays_within_the_evaluation_band() {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..2000 {
-            let (me, op) = random_position(&mut rng);
+            let (me, op) = random_board(&mut rng);
             assert!(evaluate(me, op).abs() <= MAX_EVALUATION);
         }
     }

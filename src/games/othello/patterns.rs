@@ -419,9 +419,7 @@ mod tests {
             let layout = &*LAYOUT;
             let mut rng = fastrand::Rng::with_seed(29);
             for _ in 0..20_000 {
-                let filled = rng.u64(..) | rng.u64(..);
-                let me = filled & rng.u64(..);
-                let op = filled & !me;
+                let (me, op) = super::super::rules::random_board(&mut rng);
                 let mut extracted = Vec::with_capacity(INSTANCES);
                 // SAFETY: the processor has BMI2 (checked above).
                 unsafe { layout.visit_indices_extracted(me, op, |index| extracted.push(index as u32)) };

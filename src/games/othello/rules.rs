@@ -368,6 +368,16 @@ pub(super) fn legal_moves_fast(me: u64, op: u64) -> u64 {
     legal_moves(me, op)
 }
 
+/// A random board for the tests: each square empty with a chance of a
+/// quarter, else the side to move's or the opponent's alike; returns the
+/// two sides' discs (`me`, `op`).
+#[cfg(test)]
+pub(super) fn random_board(rng: &mut fastrand::Rng) -> (u64, u64) {
+    let filled = rng.u64(..) | rng.u64(..);
+    let me = filled & rng.u64(..);
+    (me, filled & !me)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,9 +421,8 @@ mod tests {
     fn random_boards_agree_with_a_square_by_square_walk() {
         let mut rng = fastrand::Rng::with_seed(3);
         for _ in 0..3000 {
-            let filled = rng.u64(..) | rng.u64(..);
-            let me = filled & rng.u64(..);
-            let op = filled & !me;
+            let (me, op) = random_board(&mut rng);
+            let filled = me | op;
             let mut expected_moves = 0;
             for square in 0..64 {
                 if filled >> square & 1 == 0 {
