@@ -5,8 +5,10 @@
 //! baseline target (x86-64-v2) has no AVX2, so this is compiled apart and
 //! chosen at run time (`std::arch::is_x86_feature_detected`): the endgame
 //! solver, the hottest caller, is compiled a second time around it (see
-//! `super::endgame`), and the midgame search calls its `legal_moves`
-//! through `super::rules::legal_moves_fast`.
+//! `super::endgame`); in the midgame, the evaluation at the depth limit
+//! and the move ranking are compiled with AVX2 around it (see
+//! `super::evaluation` and `super::game`), and the rest calls its
+//! `legal_moves` through `super::rules::legal_moves_fast`.
 
 use std::arch::x86_64::{
     __m256i, _mm256_and_si256, _mm256_andnot_si256, _mm256_castsi256_si128, _mm256_cmpeq_epi64,

@@ -9,8 +9,10 @@
 
 use std::sync::LazyLock;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2;
 use super::patterns::{stage, Layout, LAYOUT, SCALARS, STAGES};
-use super::rules::{legal_moves_fast as legal_moves, neighbours};
+use super::rules::{final_score, legal_moves_fast as legal_moves, neighbours};
 use super::weights::{decode_weights, WeightsError};
 use crate::search::MAX_EVALUATION;
 
@@ -58,77 +60,150 @@ pub(super) fn load() {
 /// [`super::patterns::SCALARS`]'s docs.
 #[inline(always)]
 pub(super) fn scalar_features(me: u64, op: u64) -> [i32; SCALARS] {
-    scalar_features_with(me, op, legal_moves(me, op))
+    scalar_features_with(me, op, legal_moves(me, op), legal_moves)
 }
 
-/// [`scalar_features`], given the side to move's legal moves.
+/// [`scalar_features`], given the side to move's legal moves and the
+/// move generator for the opponent's.
 #[inline(always)]
-fn scalar_features_with(me: u64, op: u64, moves: u64) -> [i32; SCALARS] {
+fn scalar_features_with(me: u64, op: u64, moves: u64, legal: impl Fn(u64, u64) -> u64) -> [i32; SCALARS] {
     let empty = !(me | op);
-    let mobility = moves.count_ones() as i32 - legal_moves(op, me).count_ones() as i32;
+    let mobility = moves.count_ones() as i32 - legal(op, me).count_ones() as i32;
     let potential = neighbours(op, empty).count_ones() as i32 - neighbours(me, empty).count_ones() as i32;
     [mobility, potential, (empty.count_ones() % 2) as i32, 1]
+}
+
+/// True where the evaluation takes its fast path: pattern indices by bit
+/// extraction ([`super::patterns::extraction_is_fast`]) and moves by AVX2,
+/// compiled into one function so that the move generator is inlined.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn fast_path() -> bool {
+    super::patterns::extraction_is_fast() && std::arch::is_x86_feature_detected!("avx2")
 }
 
 /// The estimate for the side to move, whose discs are `me`, against `op`,
 /// in points (100 to a disc), positive favouring the side to move, within
 /// `±MAX_EVALUATION`. The same on all eight symmetric images of a board.
+///
+/// The pattern indices are read by bit extraction where the processor
+/// does that fast, else a few squares at a time: the same indices either
+/// way.
 #[inline]
 pub fn evaluate(me: u64, op: u64) -> i32 {
-    evaluate_with(me, op, legal_moves(me, op))
-}
-
-/// [`evaluate`], given the side to move's legal moves (`moves`, as
-/// [`legal_moves`] gives them), which a search has often worked out
-/// already. The pattern indices are read by bit extraction where the
-/// processor does that fast ([`super::patterns::extraction_is_fast`]),
-/// else a few squares at a time: the same indices either way.
-#[inline]
-pub(super) fn evaluate_with(me: u64, op: u64, moves: u64) -> i32 {
     #[cfg(target_arch = "x86_64")]
-    if super::patterns::extraction_is_fast() {
-        // SAFETY: the processor has BMI2 (`extraction_is_fast` checks).
-        return unsafe { evaluate_extracted(me, op, moves) };
+    if fast_path() {
+        // SAFETY: the processor has AVX2 and BMI2 (`fast_path` checks).
+        return unsafe { evaluate_fast(me, op) };
     }
-    evaluate_grouped(me, op, moves)
+    evaluate_grouped(me, op, legal_moves(me, op))
 }
 
-/// [`evaluate_with`], the indices read by [`Layout::visit_indices`].
+/// The final disc difference for the side to move once neither side can
+/// play (`Ok`), else [`evaluate`]'s estimate (`Err`): the side to move's
+/// legal moves worked out once, for both.
+#[inline]
+pub(super) fn outcome_or_evaluate(me: u64, op: u64) -> Result<i64, i32> {
+    #[cfg(target_arch = "x86_64")]
+    if fast_path() {
+        // SAFETY: as in `evaluate`.
+        return unsafe { outcome_or_evaluate_fast(me, op) };
+    }
+    outcome_or(me, op, legal_moves, evaluate_grouped)
+}
+
+/// [`outcome_or_evaluate`], given the move generator and the estimate
+/// from the side to move's moves.
+#[inline(always)]
+fn outcome_or(
+    me: u64,
+    op: u64,
+    legal: impl Fn(u64, u64) -> u64,
+    estimate: impl FnOnce(u64, u64, u64) -> i32,
+) -> Result<i64, i32> {
+    let moves = legal(me, op);
+    if moves == 0 && legal(op, me) == 0 {
+        return Ok(final_score(me, op));
+    }
+    Err(estimate(me, op, moves))
+}
+
+/// [`evaluate`] on the fast path.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn evaluate_fast(me: u64, op: u64) -> i32 {
+    // SAFETY: as this function's.
+    unsafe { evaluate_extracted(me, op, avx2::legal_moves(me, op)) }
+}
+
+/// [`outcome_or_evaluate`] on the fast path.
+///
+/// # Safety
+///
+/// The processor must have AVX2 and BMI2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi2")]
+unsafe fn outcome_or_evaluate_fast(me: u64, op: u64) -> Result<i64, i32> {
+    // SAFETY: as this function's.
+    outcome_or(me, op, |me, op| avx2::legal_moves(me, op), |me, op, moves| unsafe { evaluate_extracted(me, op, moves) })
+}
+
+/// The estimate given the side to move's legal moves (`moves`), the
+/// indices read by [`Layout::visit_indices`].
 #[inline(always)]
 fn evaluate_grouped(me: u64, op: u64, moves: u64) -> i32 {
-    weigh(me, op, moves, |layout, table| {
+    weigh(me, op, moves, legal_moves, |layout, table| {
         let mut points = 0i32;
         layout.visit_indices(me, op, |index| points += i32::from(table[index]));
         points
     })
 }
 
-/// [`evaluate_with`], the indices read by
-/// [`Layout::visit_indices_extracted`].
+/// The estimate given the side to move's legal moves (`moves`), the
+/// indices read by [`Layout::visit_indices_extracted`], the opponent's
+/// moves by AVX2.
 ///
 /// # Safety
 ///
-/// The processor must have BMI2.
+/// The processor must have AVX2 and BMI2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
+#[target_feature(enable = "avx2,bmi2")]
+#[inline]
 unsafe fn evaluate_extracted(me: u64, op: u64, moves: u64) -> i32 {
-    weigh(me, op, moves, |layout, table| {
-        let mut points = 0i32;
-        // SAFETY: as this function's.
-        unsafe { layout.visit_indices_extracted(me, op, |index| points += i32::from(table[index])) };
-        points
-    })
+    weigh(
+        me,
+        op,
+        moves,
+        |me, op| avx2::legal_moves(me, op),
+        |layout, table| {
+            let mut points = 0i32;
+            // SAFETY: as this function's.
+            unsafe { layout.visit_indices_extracted(me, op, |index| points += i32::from(table[index])) };
+            points
+        },
+    )
 }
 
 /// The estimate: the patterns' points, which `patterns` sums from the
-/// layout and the stage's full table, and the scalar features' points.
+/// layout and the stage's full table, and the scalar features' points
+/// (the opponent's mobility by `legal`).
 #[inline(always)]
-fn weigh(me: u64, op: u64, moves: u64, patterns: impl FnOnce(&Layout, &[i16]) -> i32) -> i32 {
+fn weigh(
+    me: u64,
+    op: u64,
+    moves: u64,
+    legal: impl Fn(u64, u64) -> u64,
+    patterns: impl FnOnce(&Layout, &[i16]) -> i32,
+) -> i32 {
     let (weights, layout) = (&*WEIGHTS, &*LAYOUT);
     let stage = stage((!(me | op)).count_ones());
     let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
     let mut points = patterns(layout, table);
-    for (x, &w) in scalar_features_with(me, op, moves).iter().zip(&weights.scalars[stage]) {
+    for (x, &w) in scalar_features_with(me, op, moves, legal).iter().zip(&weights.scalars[stage]) {
         points += x * i32::from(w);
     }
     points.clamp(-MAX_EVALUATION, MAX_EVALUATION)
@@ -168,12 +243,12 @@ mod tests {
     #[test]
     fn both_ways_of_reading_the_patterns_give_the_same_estimate() {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2") {
             let mut rng = fastrand::Rng::with_seed(23);
             for _ in 0..5000 {
                 let (me, op) = random_board(&mut rng);
                 let moves = legal_moves(me, op);
-                // SAFETY: the processor has BMI2 (checked above).
+                // SAFETY: the processor has AVX2 and BMI2 (checked above).
                 let extracted = unsafe { evaluate_extracted(me, op, moves) };
                 assert_eq!(extracted, evaluate_grouped(me, op, moves), "{me:x} {op:x}");
             }

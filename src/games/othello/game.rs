@@ -1,6 +1,8 @@
 //! The Othello state the searches play through, and what it tells the
 //! engine: move order hints, a table key, the range of scores.
 
+#[cfg(target_arch = "x86_64")]
+use super::avx2;
 use super::book;
 use super::evaluation;
 use super::hand::CORNERS;
@@ -127,12 +129,42 @@ impl Othello {
     /// evaluation of the position after it.
     #[inline(always)]
     fn rank(&self, moves: &mut [(u8, i32)], evaluate: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2.
+            return unsafe { self.rank_avx2(moves, evaluate) };
+        }
+        self.rank_with(moves, evaluate, legal_moves, flips);
+    }
+
+    /// [`Othello::rank`] with the AVX2 move generator and flips inlined.
+    ///
+    /// # Safety
+    ///
+    /// The processor must have AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn rank_avx2(&self, moves: &mut [(u8, i32)], evaluate: bool) {
+        self.rank_with(moves, evaluate, |me, op| avx2::legal_moves(me, op), |me, op, sq| avx2::flips(me, op, sq));
+    }
+
+    /// [`Othello::rank`], the replies by `legal` and each move's discs
+    /// flipped by `flip`.
+    #[inline(always)]
+    fn rank_with(
+        &self,
+        moves: &mut [(u8, i32)],
+        evaluate: bool,
+        legal: impl Fn(u64, u64) -> u64,
+        flip: impl Fn(u64, u64, u32) -> u64,
+    ) {
         for (mv, hint) in moves {
             if *mv >= PASS {
                 continue;
             }
-            let child = self.play(*mv);
-            let replies = child.legal_squares();
+            let flipped = flip(self.me, self.op, u32::from(*mv));
+            let child = Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << *mv };
+            let replies = legal(child.me, child.op);
             *hint -= MOBILITY_HINT * replies.count_ones() as i32
                 + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
             // The empty squares next to the mover's discs: where the
@@ -344,11 +376,7 @@ impl Solver for Othello {
     /// is over, and the evaluation's mobility.
     #[inline]
     fn outcome_or_estimate(&self, _quiet: bool) -> Result<i64, i32> {
-        let moves = self.legal_squares();
-        if moves == 0 && legal_moves(self.op, self.me) == 0 {
-            return Ok(self.final_score());
-        }
-        Err(evaluation::evaluate_with(self.me, self.op, moves))
+        evaluation::outcome_or_evaluate(self.me, self.op)
     }
 
     /// Every legal move (or the pass), hinted by its square (corners first,
