@@ -256,6 +256,30 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_path_gives_the_portable_outcome_or_estimate() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2") {
+            let mut rng = fastrand::Rng::with_seed(37);
+            let mut finished = 0;
+            for i in 0..5000 {
+                let (mut me, op) = random_board(&mut rng);
+                if i % 2 == 0 {
+                    // Nearly full (each empty square kept with a chance of
+                    // 1 in 16), so that many games are over.
+                    let keep = rng.u64(..) & rng.u64(..) & rng.u64(..) & rng.u64(..);
+                    me |= !(me | op) & !keep;
+                }
+                let portable = outcome_or(me, op, super::super::rules::legal_moves, evaluate_grouped);
+                // SAFETY: the processor has AVX2 and BMI2 (checked above).
+                let fast = unsafe { outcome_or_evaluate_fast(me, op) };
+                assert_eq!(fast, portable, "{me:#x} {op:#x}");
+                finished += usize::from(fast.is_ok());
+            }
+            assert!(finished > 500, "{finished} finished games");
+        }
+    }
+
+    #[test]
     fn the_estimate_stays_within_the_evaluation_band() {
         let mut rng = fastrand::Rng::with_seed(5);
         for _ in 0..2000 {

@@ -455,6 +455,29 @@ mod tests {
     }
 
     #[test]
+    fn the_avx2_ranking_is_the_portable_one() {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            let mut rng = fastrand::Rng::with_seed(31);
+            for _ in 0..300 {
+                let mut p = Othello::START;
+                while !p.is_over() {
+                    let mut moves = Vec::new();
+                    p.engine_moves(&mut moves);
+                    for evaluate in [false, true] {
+                        let (mut fast, mut portable) = (moves.clone(), moves.clone());
+                        // SAFETY: the processor has AVX2 (checked above).
+                        unsafe { p.rank_avx2(&mut fast, evaluate) };
+                        p.rank_with(&mut portable, evaluate, super::super::rules::legal_moves, flips);
+                        assert_eq!(fast, portable, "{:#x} {:#x}", p.me, p.op);
+                    }
+                    p = p.play(moves[rng.usize(..moves.len())].0);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn hints_put_corners_first_and_x_squares_last() {
         assert!(SQUARE_HINTS[0] > SQUARE_HINTS[2]);
         assert!(SQUARE_HINTS[63] > SQUARE_HINTS[9]);
