@@ -162,8 +162,7 @@ impl Othello {
             if *mv >= PASS {
                 continue;
             }
-            let flipped = flip(self.me, self.op, u32::from(*mv));
-            let child = Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << *mv };
+            let child = self.after(*mv, flip(self.me, self.op, u32::from(*mv)));
             let replies = legal(child.me, child.op);
             *hint -= MOBILITY_HINT * replies.count_ones() as i32
                 + CORNER_REPLY_HINT * (replies & CORNERS).count_ones() as i32;
@@ -175,6 +174,13 @@ impl Othello {
                 *hint -= child.estimate() / EVALUATION_HINT_DIVISOR;
             }
         }
+    }
+
+    /// The position after the side to move plays on `square` and turns
+    /// the discs of `flipped` (the move's flips), the opponent to move.
+    #[inline(always)]
+    const fn after(&self, square: u8, flipped: u64) -> Othello {
+        Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << square }
     }
 
     /// The same game with the other side to move, nothing played.
@@ -254,8 +260,7 @@ impl Game for Othello {
         if mv >= PASS {
             return self.passed();
         }
-        let flipped = flips(self.me, self.op, u32::from(mv));
-        Othello { me: self.op ^ flipped, op: self.me | flipped | 1 << mv }
+        self.after(mv, flips(self.me, self.op, u32::from(mv)))
     }
 
     /// A 64-bit hash of the two bitboards, of which the table compares the
