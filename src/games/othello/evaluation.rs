@@ -25,6 +25,10 @@ struct Weights {
     /// `STAGES` full tables of `Layout::full_len` entries, one after
     /// another.
     patterns: Vec<i16>,
+    /// On the fast path only (else empty): `STAGES` instance tables of
+    /// `Layout::instance_len` entries ([`Layout::instance_tables`]), one
+    /// after another, some 21 MB.
+    by_instance: Vec<i16>,
     scalars: [[i16; SCALARS]; STAGES],
 }
 
@@ -39,7 +43,12 @@ impl Weights {
             layout.expand(pattern_weights, &mut patterns[s * layout.full_len..(s + 1) * layout.full_len]);
             scalars[s].copy_from_slice(scalar_weights);
         }
-        Ok(Weights { patterns, scalars })
+        let by_instance = if instance_tables_wanted() {
+            patterns.chunks(layout.full_len).flat_map(|full| layout.instance_tables(full)).collect()
+        } else {
+            Vec::new()
+        };
+        Ok(Weights { patterns, by_instance, scalars })
     }
 }
 
@@ -47,8 +56,11 @@ impl Weights {
 /// embedded file to the layout; were it unreadable, every weight would be
 /// zero (an evaluation of 0 everywhere) rather than a panic.
 static WEIGHTS: LazyLock<Weights> = LazyLock::new(|| {
-    Weights::parse(EMBEDDED, &LAYOUT)
-        .unwrap_or_else(|_| Weights { patterns: vec![0; STAGES * LAYOUT.full_len], scalars: [[0; SCALARS]; STAGES] })
+    Weights::parse(EMBEDDED, &LAYOUT).unwrap_or_else(|_| Weights {
+        patterns: vec![0; STAGES * LAYOUT.full_len],
+        by_instance: if instance_tables_wanted() { vec![0; STAGES * LAYOUT.instance_len()] } else { Vec::new() },
+        scalars: [[0; SCALARS]; STAGES],
+    })
 });
 
 /// Expands the embedded weights now (see [`super::load`]).
@@ -80,6 +92,17 @@ fn scalar_features_with(me: u64, op: u64, moves: u64, legal: impl Fn(u64, u64) -
 #[inline(always)]
 fn fast_path() -> bool {
     super::patterns::extraction_is_fast() && std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// True where the weights are also laid out by instance, for the fast
+/// path's bit extraction: wherever the processor could take it (the
+/// tests take it wherever it has AVX2 and BMI2, fast or not).
+fn instance_tables_wanted() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    if fast_path() || cfg!(test) {
+        return std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi2");
+    }
+    false
 }
 
 /// The estimate for the side to move, whose discs are `me`, against `op`,
@@ -156,7 +179,8 @@ unsafe fn outcome_or_evaluate_fast(me: u64, op: u64) -> Result<i64, i32> {
 /// indices read by [`Layout::visit_indices`].
 #[inline(always)]
 fn evaluate_grouped(me: u64, op: u64, moves: u64) -> i32 {
-    weigh(me, op, moves, legal_moves, |layout, table| {
+    weigh(me, op, moves, legal_moves, |weights, layout, stage| {
+        let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
         let mut points = 0i32;
         layout.visit_indices(me, op, |index| points += i32::from(table[index]));
         points
@@ -164,8 +188,8 @@ fn evaluate_grouped(me: u64, op: u64, moves: u64) -> i32 {
 }
 
 /// The estimate given the side to move's legal moves (`moves`), the
-/// indices read by [`Layout::visit_indices_extracted`], the opponent's
-/// moves by AVX2.
+/// instance tables read by [`Layout::visit_instance_indices`], the
+/// opponent's moves by AVX2.
 ///
 /// # Safety
 ///
@@ -179,17 +203,19 @@ unsafe fn evaluate_extracted(me: u64, op: u64, moves: u64) -> i32 {
         op,
         moves,
         |me, op| avx2::legal_moves(me, op),
-        |layout, table| {
+        |weights, layout, stage| {
+            let len = layout.instance_len();
+            let table = &weights.by_instance[stage * len..(stage + 1) * len];
             let mut points = 0i32;
             // SAFETY: as this function's.
-            unsafe { layout.visit_indices_extracted(me, op, |index| points += i32::from(table[index])) };
+            unsafe { layout.visit_instance_indices(me, op, |index| points += i32::from(table[index])) };
             points
         },
     )
 }
 
 /// The estimate: the patterns' points, which `patterns` sums from the
-/// layout and the stage's full table, and the scalar features' points
+/// weights and the layout for the stage, and the scalar features' points
 /// (the opponent's mobility by `legal`).
 #[inline(always)]
 fn weigh(
@@ -197,12 +223,11 @@ fn weigh(
     op: u64,
     moves: u64,
     legal: impl Fn(u64, u64) -> u64,
-    patterns: impl FnOnce(&Layout, &[i16]) -> i32,
+    patterns: impl FnOnce(&Weights, &Layout, usize) -> i32,
 ) -> i32 {
     let (weights, layout) = (&*WEIGHTS, &*LAYOUT);
     let stage = stage((!(me | op)).count_ones());
-    let table = &weights.patterns[stage * layout.full_len..(stage + 1) * layout.full_len];
-    let mut points = patterns(layout, table);
+    let mut points = patterns(weights, layout, stage);
     for (x, &w) in scalar_features_with(me, op, moves, legal).iter().zip(&weights.scalars[stage]) {
         points += x * i32::from(w);
     }

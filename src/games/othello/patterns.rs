@@ -88,14 +88,43 @@ struct Group {
 }
 
 /// An instance read by bit extraction (`pext`): its squares' discs,
-/// gathered in board order, index its own table.
+/// gathered in board order and read as base-3 digits ([`TERNARY`]), index
+/// a table of its own (at `offset` in the instances' tables), whose
+/// entries are in that order rather than the pattern's.
 #[derive(Clone, Copy, Default)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 struct Extract {
     mask: u64,
-    table: u32,
     offset: u32,
 }
+
+/// `TERNARY[bits]` has base-3 digit `j` equal to bit `j` of `bits`: the
+/// discs of an instance's squares, one side's, as their share of the
+/// index of its own table ([`Extract`]; the opponent's count twice). One
+/// table of 2 KiB for every instance, which stays in the first-level
+/// cache; the instances' own tables of weights (some 21 MB over the
+/// stages) take the reordering instead.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+static TERNARY: [u16; 1 << MAX_SQUARES] = {
+    let mut table = [0u16; 1 << MAX_SQUARES];
+    let mut bits = 0;
+    while bits < table.len() {
+        let (mut j, mut power, mut value) = (0, 1u16, 0u16);
+        while j < MAX_SQUARES {
+            if bits >> j & 1 != 0 {
+                value += power;
+            }
+            power *= 3;
+            j += 1;
+        }
+        table[bits] = value;
+        bits += 1;
+    }
+    table
+};
+
+/// The most squares of a pattern.
+const MAX_SQUARES: usize = 10;
 
 /// A pattern's reduction of its indices to the shared (canonical) ones.
 struct PatternTables {
@@ -115,15 +144,15 @@ pub(super) struct Layout {
     instance_groups: [(u32, u8); INSTANCES],
     /// For each instance, its pattern.
     instance_pattern: [u8; INSTANCES],
-    /// For each instance read by bit extraction: its squares, where its
-    /// table starts in `extract_tables`, and its pattern's offset in a
-    /// stage's full table.
+    /// For each instance read by bit extraction: its squares and where
+    /// its own table starts among the instances' tables.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     extracts: [Extract; INSTANCES],
-    /// For each instance, a table from its discs as extracted (bit `j` the
-    /// `j`-th of its squares in board order) to their share of its index.
+    /// For each entry of the instances' tables (a stage's), the entry of
+    /// the stage's full table it holds. Instances whose squares come in
+    /// the same order on the board share a table.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    extract_tables: Vec<u16>,
+    instance_entries: Vec<u32>,
     patterns: Vec<PatternTables>,
     /// For each pattern, its first index in a stage's full table.
     full_offsets: [usize; PATTERNS],
@@ -156,7 +185,10 @@ impl Layout {
         let mut instance_pattern = [0u8; INSTANCES];
         let mut instance_groups = [(0u32, 0u8); INSTANCES];
         let mut extracts = [Extract::default(); INSTANCES];
-        let mut extract_tables = Vec::new();
+        let mut instance_entries = Vec::new();
+        // The instances' tables so far: pattern, powers of its digits in
+        // board order, offset.
+        let mut instance_tables: Vec<(usize, Vec<u16>, u32)> = Vec::new();
         let mut patterns = Vec::new();
         let mut full_offsets = [0; PATTERNS];
         let mut feature_offsets = [0; PATTERNS];
@@ -235,15 +267,32 @@ impl Layout {
                     }
                 }
                 // The same instance read by bit extraction: its squares in
-                // board order, each with its digit's power.
+                // board order, each with its digit's power in the pattern.
                 let mut by_square: Vec<(u8, u16)> =
                     image.iter().enumerate().map(|(k, &(r, c))| (r * 8 + c, 3u16.pow(k as u32))).collect();
                 by_square.sort_unstable();
-                let table = extract_tables.len();
-                extract_tables.extend((0..1usize << n).map(|bits| {
-                    by_square.iter().enumerate().filter(|&(j, _)| bits >> j & 1 != 0).map(|(_, &(_, p))| p).sum::<u16>()
-                }));
-                extracts[instances] = Extract { mask: mask_of(image), table: table as u32, offset: full_len as u32 };
+                let powers: Vec<u16> = by_square.iter().map(|&(_, power)| power).collect();
+                let offset = match instance_tables.iter().find(|(q, order, _)| *q == p && *order == powers) {
+                    Some(&(_, _, offset)) => offset,
+                    None => {
+                        // Entry `t` (digit `j` of `t` the `j`-th square in
+                        // board order) holds the pattern's entry with the
+                        // same digits in the pattern's order.
+                        let offset = instance_entries.len() as u32;
+                        instance_entries.extend((0..size).map(|t| {
+                            let mut rest = t;
+                            let mut index = full_len as u32;
+                            for &power in &powers {
+                                index += (rest % 3) as u32 * u32::from(power);
+                                rest /= 3;
+                            }
+                            index
+                        }));
+                        instance_tables.push((p, powers, offset));
+                        offset
+                    }
+                };
+                extracts[instances] = Extract { mask: mask_of(image), offset };
                 instance_groups[instances] = (full_len as u32, own.len() as u8);
                 groups.extend(own);
                 instance_pattern[instances] = p as u8;
@@ -261,7 +310,7 @@ impl Layout {
             instance_groups,
             instance_pattern,
             extracts,
-            extract_tables,
+            instance_entries,
             patterns,
             full_offsets,
             feature_offsets,
@@ -287,8 +336,10 @@ impl Layout {
         }
     }
 
-    /// [`Layout::visit_indices`] by bit extraction, one `pext` per instance
-    /// and side: for processors where that instruction is fast.
+    /// Calls `visit` with each instance's index into a stage's instance
+    /// tables ([`Layout::instance_tables`]), instance by instance, read by
+    /// bit extraction, one `pext` per instance and side: for processors
+    /// where that instruction is fast.
     ///
     /// # Safety
     ///
@@ -296,14 +347,29 @@ impl Layout {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
     #[inline]
-    pub(super) unsafe fn visit_indices_extracted(&self, me: u64, op: u64, mut visit: impl FnMut(usize)) {
+    pub(super) unsafe fn visit_instance_indices(&self, me: u64, op: u64, mut visit: impl FnMut(usize)) {
         use std::arch::x86_64::_pext_u64;
         for extract in &self.extracts {
-            let table = &self.extract_tables[extract.table as usize..];
-            let mine = usize::from(table[_pext_u64(me, extract.mask) as usize]);
-            let theirs = usize::from(table[_pext_u64(op, extract.mask) as usize]);
+            let mine = usize::from(TERNARY[_pext_u64(me, extract.mask) as usize]);
+            let theirs = usize::from(TERNARY[_pext_u64(op, extract.mask) as usize]);
             visit(extract.offset as usize + mine + 2 * theirs);
         }
+    }
+
+    /// A stage's instance tables from its full table: each instance read
+    /// by bit extraction indexes one of them, in the order its squares
+    /// come on the board ([`Layout::visit_instance_indices`]): the
+    /// Entries from `full`, a stage's full table, one after another in
+    /// [`Layout::instance_len`] entries.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn instance_tables(&self, full: &[i16]) -> Vec<i16> {
+        self.instance_entries.iter().map(|&entry| full[entry as usize]).collect()
+    }
+
+    /// The length of a stage's instance tables.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+    pub(super) fn instance_len(&self) -> usize {
+        self.instance_entries.len()
     }
 
     /// Each instance's index into a stage's full table (its pattern's
@@ -422,7 +488,9 @@ mod tests {
                 let (me, op) = super::super::rules::random_board(&mut rng);
                 let mut extracted = Vec::with_capacity(INSTANCES);
                 // SAFETY: the processor has BMI2 (checked above).
-                unsafe { layout.visit_indices_extracted(me, op, |index| extracted.push(index as u32)) };
+                unsafe {
+                    layout.visit_instance_indices(me, op, |index| extracted.push(layout.instance_entries[index]))
+                };
                 assert_eq!(extracted, layout.full_indices(me, op), "{me:x} {op:x}");
             }
         }
