@@ -552,3 +552,45 @@ fn the_provers_find_most_suite_proofs_within_a_requests_positions() {
     }
     assert!(proven * 2 > wins.len() && narrowed * 3 >= defended.len() * 2, "{proven} wins, {narrowed} defences");
 }
+
+/// Under a budget, the engine first searches the late candidates that
+/// neither make nor stop a four a ply or two shallower (late move
+/// reductions), so that the same budget reaches deeper than a search that
+/// reduces nothing (full-width): never shallower on the suites' positions,
+/// deeper on most. A win or loss it finds forced within its search, a
+/// full-width search to the same depth finds too; a search to a fixed
+/// depth reduces nothing, so it visits what the full-width one does.
+#[test]
+fn under_a_budget_late_quiet_moves_are_searched_shallower_first() {
+    use bestmove::search::{engine, EngineOptions, Limits, Table};
+    let mut positions = suite("win.txt");
+    positions.extend(suite("defence.txt"));
+    let search = |board: &Board, limits: Limits, full_width: bool| {
+        let mut table = Table::with_bytes(16 << 20);
+        let options = EngineOptions { full_width, score_root_moves: false, ..EngineOptions::default() };
+        engine(board, limits, &mut table, options, &mut |_| {}).unwrap()
+    };
+    let budget = Limits { node_budget: Some(60_000), ..Limits::default() };
+    let (mut deeper, mut shallower, mut forced, mut checked) = (0, 0, 0, 0);
+    for (board, _) in positions.iter().step_by(5) {
+        let (reduced, full) = (search(board, budget, false), search(board, budget, true));
+        deeper += usize::from(reduced.depth > full.depth);
+        shallower += usize::from(reduced.depth < full.depth);
+        if reduced.score.heuristic().is_none() && reduced.score.value() != 0 {
+            let to_depth = Limits { max_depth: Some(reduced.depth), ..Limits::default() };
+            let full = search(board, to_depth, true);
+            assert_eq!(full.score.value().signum(), reduced.score.value().signum(), "{:?}", board.rows());
+            forced += 1;
+        }
+        if checked % 4 == 0 {
+            let to_depth = Limits { max_depth: Some(4), ..Limits::default() };
+            let (a, b) = (search(board, to_depth, false), search(board, to_depth, true));
+            assert_eq!((a.nodes, a.score, a.best_move), (b.nodes, b.score, b.best_move), "{:?}", board.rows());
+        }
+        checked += 1;
+    }
+    assert!(
+        shallower == 0 && deeper * 2 > checked && forced > 0,
+        "deeper on {deeper}, shallower on {shallower} of {checked} positions; {forced} forced"
+    );
+}

@@ -185,6 +185,18 @@ pub trait Heuristics: Game {
         None
     }
 
+    /// Late move reductions: how many plies less than its depth the
+    /// engine first searches `mv`, the move tried `index`-th (0 the first)
+    /// in a position with `left` plies to go, in an iteration under a
+    /// budget (as [`Heuristics::midgame_probe`]). A reduced move is only
+    /// asked whether it beats the best move so far, and is searched again
+    /// at the full depth when it does; a search to a fixed depth never
+    /// reduces. The default, 0, reduces nothing.
+    fn reduction(&self, mv: Self::Move, index: usize, left: u32) -> u32 {
+        let _ = (mv, index, left);
+        0
+    }
+
     /// An opening book's answer for this position, if the game has one:
     /// every legal move's evaluation by a search much deeper than a
     /// request's budget allows (see [`BookAnswer`]). A request searched

@@ -221,13 +221,30 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                 (if quiet { child.outcome_after_quiet_move() } else { child.outcome() }, None)
             };
             let searched = outcome.is_none() && left > 1;
-            let score = match outcome {
-                Some(value) => -S::new(value, ply + 1),
-                None if estimate.is_some() => {
+            // A late move of a selective iteration, searched shallower
+            // first: kept only when it fails low there.
+            let reduced = match outcome {
+                None if left > 2 && i > 0 && self.midgame_selective && !self.probing && alpha > -S::INFINITY => {
+                    match pos.reduction(mv, i, left).min(left - 2) {
+                        0 => None,
+                        r => {
+                            self.limit -= r;
+                            let score = -self.search(&child, ply + 1, -alpha.above(), -alpha, safe);
+                            self.limit += r;
+                            (score <= alpha || self.stop != Stop::Running).then_some(score)
+                        }
+                    }
+                }
+                _ => None,
+            };
+            let score = match (outcome, reduced) {
+                (_, Some(score)) => score,
+                (Some(value), None) => -S::new(value, ply + 1),
+                (None, None) if estimate.is_some() => {
                     self.cuts += 1;
                     -S::evaluation(estimate.unwrap_or(0))
                 }
-                None if left <= 1 => {
+                (None, None) if left <= 1 => {
                     // At the depth limit, an oracle that answers in the
                     // iterations still settles the child: its line is not cut.
                     let known = if self.oracle_in_iterations() {
@@ -243,7 +260,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                         }
                     }
                 }
-                None if self.scout && i > 0 && alpha > -S::INFINITY && alpha.above() < beta => {
+                (None, None) if self.scout && i > 0 && alpha > -S::INFINITY && alpha.above() < beta => {
                     // Principal variation search: a move after the first is
                     // first asked only whether it beats `alpha`, with an
                     // empty window, and searched again with the full window
@@ -255,7 +272,7 @@ impl<'a, G: Solver, S: Packed, O: Oracle<G>> Engine<'a, G, S, O> {
                         scout
                     }
                 }
-                None => -self.search(&child, ply + 1, -beta, -alpha, safe),
+                (None, None) => -self.search(&child, ply + 1, -beta, -alpha, safe),
             };
             if self.stop != Stop::Running {
                 self.give_back(ply, moves);
