@@ -26,7 +26,7 @@ use crate::suggest::{
 /// A level's style: deeper and sharper with each level, the time budget
 /// at level 10; the choice weighs evaluations in points, a win counting
 /// [`WIN_POINTS`]. Level 9 looks 6 plies ahead, well within what level
-/// 10's second reaches (8 or 9 plies in play), and each level scores at
+/// 10's second reaches (10 plies, the median in play), and each level scores at
 /// least 60% against the one below (`examples/levels.rs`, which asks the
 /// service's own answers). At 2 plies a temperature below 25 points
 /// gained nothing in play (10 against 25: 48%), so the steps above level
