@@ -3,7 +3,7 @@
 //! for its runs. Random games on every board side from 5 to 20 under both
 //! rules agree with the fast rules on the legal moves, the winner and the
 //! winning line, the squares that make five, the board read back from its
-//! rows, and the counts the evaluation keeps up to date; the prover's
+//! rows, and the counts and squares the evaluation reads; the prover's
 //! lines are replayed and end in the attacker's five.
 
 use bestmove::games::board::Player;
@@ -112,20 +112,32 @@ impl Reference {
     /// True when some window of five squares through `cell` holds
     /// `stones` stones of `player` and none of the other's.
     fn window_of(&self, cell: usize, player: Player, stones: usize) -> bool {
+        self.windows_of(cell, player, stones) > 0
+    }
+
+    /// How many windows of five squares through `cell` hold `stones` of
+    /// `player`'s stones and none of the other's.
+    fn windows_of(&self, cell: usize, player: Player, stones: usize) -> usize {
         let (row, column) = ((cell / STRIDE) as i32, (cell % STRIDE) as i32);
         let n = self.size as i32;
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            (-4..=0).any(|start| {
-                let squares: Vec<(i32, i32)> = (start..start + 5).map(|k| (row + k * dr, column + k * dc)).collect();
-                if squares.iter().any(|&(r, c)| r < 0 || r >= n || c < 0 || c >= n) {
-                    return false;
-                }
-                let held: Vec<Option<Player>> =
-                    squares.iter().map(|&(r, c)| self.cells[r as usize][c as usize]).collect();
-                held.iter().filter(|s| **s == Some(player)).count() == stones
-                    && held.iter().all(|s| s.is_none() || *s == Some(player))
+        [(0, 1), (1, 0), (1, 1), (1, -1)]
+            .iter()
+            .map(|&(dr, dc)| {
+                (-4..=0)
+                    .filter(|&start| {
+                        let squares: Vec<(i32, i32)> =
+                            (start..start + 5).map(|k| (row + k * dr, column + k * dc)).collect();
+                        if squares.iter().any(|&(r, c)| r < 0 || r >= n || c < 0 || c >= n) {
+                            return false;
+                        }
+                        let held: Vec<Option<Player>> =
+                            squares.iter().map(|&(r, c)| self.cells[r as usize][c as usize]).collect();
+                        held.iter().filter(|s| **s == Some(player)).count() == stones
+                            && held.iter().all(|s| s.is_none() || *s == Some(player))
+                    })
+                    .count()
             })
-        })
+            .sum()
     }
 
     fn rows(&self) -> Vec<String> {
@@ -222,6 +234,16 @@ fn random_games_agree_with_the_reference() {
                                 "{:?}",
                                 reference.rows()
                             );
+                        }
+                        // The evaluation's squares: where each side may make
+                        // a four, and where two.
+                        let features = board.features();
+                        for (i, player) in [board.to_move(), board.to_move().other()].into_iter().enumerate() {
+                            let threes: Vec<usize> =
+                                near.iter().map(|&cell| reference.windows_of(cell, player, 3)).collect();
+                            let fours = threes.iter().filter(|&&n| n >= 1).count() as i32;
+                            let doubles = threes.iter().filter(|&&n| n >= 2).count() as i32;
+                            assert_eq!([features[8 + i], features[10 + i]], [fours, doubles], "{:?}", reference.rows());
                         }
                     }
                     // Read back from its rows, the board is the same position.

@@ -12,9 +12,10 @@
 //! the same square whatever the board's side.
 //!
 //! The parts: `rules` the board (the stones, the winner, the squares near
-//! the stones, the Zobrist key, each side's window points and fours, all
-//! kept up to date stone by stone); `game` the search's traits (the moves
-//! near the stones by the threats they make and stop, narrowed to the
+//! the stones, the Zobrist key, each side's windows and the squares
+//! where it may make a four or five, all kept up to date stone by
+//! stone); `game` the search's traits (the moves near the stones by the
+//! threats they make and stop, narrowed to the
 //! forced ones when a five threatens, or to the squares that may stop
 //! the opponent's fours when it would win by them were the side to move
 //! to pass); `threats` the provers (victory by continuous fours, and by
@@ -24,17 +25,21 @@
 //!
 //! # The evaluation
 //!
-//! Every window of five squares on a line counts for the side whose
-//! stones it holds when it holds no stone of the other: 1 point for one
-//! stone, 12 for two, 120 for three, 1,000 for four ([`WINDOW_POINTS`]).
-//! An open four (`.XXXX.`) lies in two windows of four, a four in one; an
-//! open three in three windows of three, a closed three in fewer: the
-//! line patterns weigh as the windows they fill. The evaluation is the
-//! side to move's points less the opponent's, plus 20 for the move and
-//! 300 for each of the side to move's own windows of three (a three of its
-//! own is a move from a four, the opponent's must be answered), and
-//! ±20,000 for a position the depth limit cut where the side to move makes
-//! five at once or the opponent can make it on two squares.
+//! A window is five squares in a row on a line; it counts for a side when
+//! it holds some of that side's stones and none of the other's. The
+//! evaluation reads, for the side to move and for its opponent, the
+//! windows of one, two, three and four stones, the empty squares near the
+//! stones where a stone may make a four (it lies in a window of three),
+//! and those where it may make two fours at once (in two or more such
+//! windows: an open four, or fours on two lines) ([`Board::features`]).
+//! Each counts its fitted weight in points, and the side to move gets
+//! points for having the move: a logistic regression of the results of
+//! the engine's own games on these counts (`examples/gomoku_fit.rs`),
+//! scaled so that a point weighs as much as in the evaluation it replaced
+//! (666 points a logit on the same games). ±20,000 stand for a position the
+//! depth limit cut where the side to move makes five at once or the
+//! opponent can make it on two squares. The counts are kept up to date
+//! stone by stone (only the four lines through a new stone change).
 //!
 //! ```
 //! use bestmove::games::gomoku::{forced_loss, square_name, vcf, Position, Rule};
@@ -56,6 +61,6 @@ mod threats;
 
 pub use game::{Forcing, OUTCOME_BOUND, WIDTH};
 pub use input::{parse_square, GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
-pub use rules::{square_name, Board, Rule, DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, STRIDE, WINDOW_POINTS};
+pub use rules::{square_name, Board, Rule, DEFAULT_SIZE, FEATURES, MAX_SIZE, MIN_SIZE, STRIDE, WEIGHTS, WINDOW_POINTS};
 pub use served::{points, read, read_game, style, ProverBudgets, Question, Threats, WIN_POINTS};
 pub use threats::{defences, forced_loss, refutations, threat_against, vcf, vct, vct_until, Halt, Line, Proof};

@@ -59,26 +59,31 @@ impl Rule {
 pub const DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// Points of a window of five squares on a line that holds `k` stones of
-/// one side and none of the other: the evaluation's unit. A window with
-/// both colours is dead and worth nothing; one of five stones is a won
-/// game, scored by the outcome instead.
+/// one side and none of the other: the move order's unit ([`Board::gain`]:
+/// what a stone makes and stops). A window with both colours is dead and
+/// worth nothing; one of five stones is a won game.
 pub const WINDOW_POINTS: [i32; 6] = [0, 1, 12, 120, 1_000, 0];
 
-/// Points added to the side to move's evaluation for having the move.
-const TEMPO: i32 = 20;
-
-/// Points added to the side to move's evaluation for each of its windows
-/// of three stones (and two empty squares): its threes are a move from a
-/// four, or from an open four, while the opponent's wait a move and must
-/// be answered. Through the release server at the default second, the
-/// evaluation with them took 29 of 40 games from the one without
-/// (`scripts/gomoku_compare.py duel`, docs/figures.md).
-const INITIATIVE: i32 = 300;
+/// The evaluation's weights, in points, of [`Board::features`] (the side
+/// to move's windows of one to four stones, the opponent's, each side's
+/// squares that may make a four, then those that may make two), and last
+/// the side to move's points for having the move. They are a logistic
+/// regression of the results of the engine's own games on the features,
+/// its logit scaled to the window points of the evaluation they replaced:
+/// `cargo run --release --example gomoku_fit -- 8000 4 1` (8,000 games
+/// between searches to depth 4, 166,137 positions, docs/figures.md). The
+/// side to move's own windows of four never count (it would make five),
+/// and the squares weigh more than the windows that make them: a window
+/// of three gives two squares that may make a four.
+pub const WEIGHTS: [i32; FEATURES + 1] = [10, 116, -1000, 0, -4, -95, 550, -1272, 692, -450, 911, -532, 206];
 
 /// The evaluation of a side to move that can make five at once, and of
 /// one whose opponent can make five on two squares: decided positions
 /// the depth limit cut.
 const DECIDED: i32 = 20_000;
+
+/// The evaluation's features ([`Board::features`]).
+pub const FEATURES: usize = 12;
 
 /// A random key per square and colour, for the transposition table.
 static ZOBRIST: [[u64; MAX_CELLS]; 2] = {
@@ -113,8 +118,9 @@ pub fn colour(player: Player) -> usize {
 /// A position: the stones (as bits by line, so that the stones of a
 /// window of five are read with a shift and a mask), the side to move, the
 /// rule, and what the searches need kept up to date (the squares near a
-/// stone, the key, the evaluation's window points and the count of each
-/// side's open fives to be). About 3 KB, copied by [`Board::play`].
+/// stone, the key, each side's windows by the stones they hold and the
+/// squares where it may make a four or five). About 3 KB, copied by
+/// [`Board::play`].
 #[derive(Clone)]
 pub struct Board {
     /// The squares that hold a stone, a bit each by square number
@@ -128,14 +134,11 @@ pub struct Board {
     to_move: Player,
     stones: u16,
     key: u64,
-    /// Each colour's window points ([`WINDOW_POINTS`]).
-    points: [i32; 2],
-    /// Each colour's windows of four stones and one empty square: a side
-    /// with none cannot make five at once.
-    fours: [u16; 2],
-    /// Each colour's windows of three stones and two empty squares: a side
-    /// with none and no four cannot make a four.
-    threes: [u16; 2],
+    /// Each colour's windows of five squares by the stones of the colour
+    /// they hold (1 to 4; index 0 unused) and none of the other's: a
+    /// side with no window of four cannot make five at once, one with
+    /// no window of three or four cannot make a four.
+    windows: [[u16; 5]; 2],
     /// For each colour and square, the windows through the square that
     /// hold three of the colour's stones and none of the other's: an
     /// empty square with one may make a four.
@@ -158,6 +161,8 @@ pub struct Board {
     focus: [u64; WORDS],
     /// The stones of the position `focus` applies to; `u16::MAX`: none.
     focus_stones: u16,
+    /// The evaluation's weights ([`WEIGHTS`] unless told).
+    weights: &'static [i32; FEATURES + 1],
 }
 
 impl std::fmt::Debug for Board {
@@ -189,9 +194,7 @@ impl Board {
             to_move: Player::X,
             stones: 0,
             key: 0,
-            points: [0; 2],
-            fours: [0; 2],
-            threes: [0; 2],
+            windows: [[0; 5]; 2],
             in_threes: [[0; MAX_CELLS]; 2],
             in_fours: [[0; MAX_CELLS]; 2],
             three_marks: [[0; WORDS]; 2],
@@ -201,9 +204,18 @@ impl Board {
             last: None,
             focus: [0; WORDS],
             focus_stones: u16::MAX,
+            weights: &WEIGHTS,
         };
         board.set_near(board.centre());
         board
+    }
+
+    /// The board, evaluated with `weights` for [`Board::features`] and the
+    /// move instead of [`WEIGHTS`] (here and in every position after it),
+    /// as a tool that fits them plays.
+    pub fn with_weights(mut self, weights: &'static [i32; FEATURES + 1]) -> Board {
+        self.weights = weights;
+        self
     }
 
     /// The board side.
@@ -417,7 +429,7 @@ impl Board {
     /// The squares where `player` makes a winning line at once, ascending.
     pub fn winning_squares(&self, player: Player) -> Vec<usize> {
         let c = colour(player);
-        if self.fours[c] == 0 {
+        if self.windows[c][4] == 0 {
             return Vec::new();
         }
         self.marked_empty(&self.four_marks[c]).filter(|&cell| self.wins_at(cell, player)).collect()
@@ -427,26 +439,26 @@ impl Board {
     /// holds three or four of its stones and none of the opponent's.
     pub fn may_threaten(&self, player: Player) -> bool {
         let c = colour(player);
-        self.fours[c] > 0 || self.threes[c] > 0
+        self.windows[c][4] > 0 || self.windows[c][3] > 0
     }
 
     /// How many windows hold three or four of `player`'s stones and none
     /// of the opponent's: a win by fours needs two threats at its end.
     pub fn threat_windows(&self, player: Player) -> u32 {
         let c = colour(player);
-        u32::from(self.fours[c]) + u32::from(self.threes[c])
+        u32::from(self.windows[c][4]) + u32::from(self.windows[c][3])
     }
 
     /// True when `player` may make five at once (some window holds four
     /// of its stones and none of the opponent's).
     pub fn has_four(&self, player: Player) -> bool {
-        self.fours[colour(player)] > 0
+        self.windows[colour(player)][4] > 0
     }
 
     /// True when `player` can make a winning line at once.
     pub fn can_win(&self, player: Player) -> bool {
         let c = colour(player);
-        self.fours[c] > 0 && self.marked_empty(&self.four_marks[c]).any(|cell| self.wins_at(cell, player))
+        self.windows[c][4] > 0 && self.marked_empty(&self.four_marks[c]).any(|cell| self.wins_at(cell, player))
     }
 
     /// The change in `player`'s window points minus the opponent's when
@@ -516,7 +528,7 @@ impl Board {
         debug_assert!(self.cell(cell).is_none() && self.winner.is_none());
         let player = self.to_move;
         let (me, other) = (colour(player), 1 - colour(player));
-        let (mut points, mut fours, mut threes) = (self.points, self.fours, self.threes);
+        let mut counts = self.windows;
         let (in_threes, in_fours) = (&mut self.in_threes, &mut self.in_fours);
         let (three_marks, four_marks) = (&mut self.three_marks, &mut self.four_marks);
         // A square's count, and its bit where the count leaves or reaches 0.
@@ -539,9 +551,8 @@ impl Board {
         windows(&self.lines, usize::from(self.size), cell, me, |mine, theirs, first, step| {
             let squares = (first, step);
             if theirs == 0 {
-                points[me] += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
-                fours[me] = fours[me] + u16::from(mine + 1 == 4) - u16::from(mine == 4);
-                threes[me] = threes[me] + u16::from(mine + 1 == 3) - u16::from(mine == 3);
+                counts[me][mine] -= u16::from(mine > 0);
+                counts[me][(mine + 1).min(4)] += u16::from(mine < 4);
                 match mine {
                     2 => mark_all(&mut in_threes[me], &mut three_marks[me], squares, true),
                     3 => {
@@ -553,9 +564,7 @@ impl Board {
                 }
             }
             if mine == 0 {
-                points[other] -= WINDOW_POINTS[theirs];
-                fours[other] -= u16::from(theirs == 4);
-                threes[other] -= u16::from(theirs == 3);
+                counts[other][theirs] -= u16::from(theirs > 0);
                 match theirs {
                     3 => mark_all(&mut in_threes[other], &mut three_marks[other], squares, false),
                     4 => mark_all(&mut in_fours[other], &mut four_marks[other], squares, false),
@@ -563,9 +572,7 @@ impl Board {
                 }
             }
         });
-        self.points = points;
-        self.fours = fours;
-        self.threes = threes;
+        self.windows = counts;
         self.occupied[cell / 64] |= 1 << (cell % 64);
         for direction in 0..DIRECTIONS.len() {
             let (line, place) = line_of(cell, direction);
@@ -597,21 +604,47 @@ impl Board {
         self.winner = player;
     }
 
-    /// The evaluation for the side to move, in points: its window points
-    /// less the opponent's ([`WINDOW_POINTS`]), with a bonus for having
-    /// the move and 300 for each of its own windows of three;
-    /// ±20,000 where the depth limit cut a decided position (the
-    /// side to move makes five at once, or the opponent has two ways to).
+    /// The evaluation for the side to move, in points: its features
+    /// ([`Board::features`]) weighed by the fitted weights ([`WEIGHTS`]),
+    /// plus the points for having the move; ±20,000 where the depth limit
+    /// cut a decided position (the side to move makes five at once, or
+    /// the opponent has two ways to).
     pub fn evaluate(&self) -> i32 {
         let me = colour(self.to_move);
         if self.can_win(self.to_move) {
             return DECIDED;
         }
-        if self.fours[1 - me] >= 2 && self.winning_squares(self.to_move.other()).len() >= 2 {
+        if self.windows[1 - me][4] >= 2 && self.winning_squares(self.to_move.other()).len() >= 2 {
             return -DECIDED;
         }
-        let initiative = INITIATIVE * i32::from(self.threes[me]);
-        (self.points[me] - self.points[1 - me] + TEMPO + initiative).clamp(-DECIDED + 1, DECIDED - 1)
+        let features = self.features();
+        let weights = self.weights;
+        let sum: i32 = features.iter().zip(weights).map(|(&f, &w)| f * w).sum::<i32>() + weights[FEATURES];
+        sum.clamp(-DECIDED + 1, DECIDED - 1)
+    }
+
+    /// The evaluation's features, for the side to move: its windows of
+    /// 1 to 4 stones (and none of the opponent's), the opponent's, the
+    /// empty squares near the stones where each side may make a four,
+    /// then those where it may make two (an open four, or fours in two
+    /// lines).
+    pub fn features(&self) -> [i32; FEATURES] {
+        let me = colour(self.to_move);
+        let mut out = [0; FEATURES];
+        for k in 1..=4 {
+            out[k - 1] = i32::from(self.windows[me][k]);
+            out[k + 3] = i32::from(self.windows[1 - me][k]);
+        }
+        for (i, c) in [me, 1 - me].into_iter().enumerate() {
+            if self.windows[c][3] == 0 {
+                continue;
+            }
+            for cell in self.marked_empty(&self.three_marks[c]) {
+                out[8 + i] += 1;
+                out[10 + i] += i32::from(self.in_threes[c][cell] >= 2);
+            }
+        }
+        out
     }
 
     /// The board as rows of `X`, `O` and `.`, the top row (row `size`)
@@ -631,12 +664,10 @@ impl Board {
             .collect()
     }
 
-    /// The window points, fours and threes of each colour, counted over
-    /// the whole board (what [`Board::put`] keeps up to date), for tests.
-    pub fn recount(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
-        let mut points = [0; 2];
-        let mut fours = [0; 2];
-        let mut threes = [0; 2];
+    /// Each colour's windows by the stones they hold, counted over the
+    /// whole board (what [`Board::put`] keeps up to date), for tests.
+    pub fn recount(&self) -> [[u16; 5]; 2] {
+        let mut counts = [[0; 5]; 2];
         let size = self.size() as i32;
         for row in 0..size {
             for column in 0..size {
@@ -650,25 +681,21 @@ impl Board {
                     let Some(cells) = cells else { continue };
                     let x = cells.iter().filter(|&&m| m == 1).count();
                     let o = cells.iter().filter(|&&m| m == 2).count();
-                    if o == 0 {
-                        points[0] += WINDOW_POINTS[x];
-                        fours[0] += u16::from(x == 4);
-                        threes[0] += u16::from(x == 3);
+                    if o == 0 && (1..5).contains(&x) {
+                        counts[0][x] += 1;
                     }
-                    if x == 0 {
-                        points[1] += WINDOW_POINTS[o];
-                        fours[1] += u16::from(o == 4);
-                        threes[1] += u16::from(o == 3);
+                    if x == 0 && (1..5).contains(&o) {
+                        counts[1][o] += 1;
                     }
                 }
             }
         }
-        (points, fours, threes)
+        counts
     }
 
     /// What [`Board::recount`] counts, as kept up to date.
-    pub fn counts(&self) -> ([i32; 2], [u16; 2], [u16; 2]) {
-        (self.points, self.fours, self.threes)
+    pub fn counts(&self) -> [[u16; 5]; 2] {
+        self.windows
     }
 }
 
