@@ -9,6 +9,7 @@
 use bestmove::games::board::Player;
 use bestmove::games::gomoku::{
     defences, forced_loss, refutations, square_name, vcf, vct, Board, Halt, Position, Rule, Status, STRIDE,
+    WINDOW_POINTS,
 };
 use bestmove::search::Game;
 
@@ -227,6 +228,19 @@ fn random_games_agree_with_the_reference() {
                                 ];
                                 let expected = [2, 3, 4].map(|stones| reference.window_of(cell, player, stones));
                                 assert_eq!(windows, expected, "{cell} {player} {:?}", reference.rows());
+                                // The move order's gain: the window points a
+                                // stone adds for its side and stops for the other.
+                                let points = |k: usize| WINDOW_POINTS[k];
+                                let gain: i32 = (0..=4)
+                                    .map(|k| {
+                                        let (mine, theirs) = (
+                                            reference.windows_of(cell, player, k),
+                                            reference.windows_of(cell, player.other(), k),
+                                        );
+                                        mine as i32 * (points(k + 1) - points(k)) + theirs as i32 * points(k)
+                                    })
+                                    .sum();
+                                assert_eq!(board.gain(cell, player), gain, "{cell} {player} {:?}", reference.rows());
                             }
                             assert_eq!(
                                 board.winning_squares(player),

@@ -81,7 +81,7 @@ const GAMES: &[Entry] = &[
         title: "Gomoku",
         read: |_, fields, _| gomoku::read(fields),
         review: |_, fields| gomoku::read_game(fields),
-        load: || {},
+        load: gomoku::load,
     },
 ];
 

@@ -172,11 +172,17 @@ impl Board {
                 return;
             }
         }
+        let start = out.len();
         out.extend(
             self.near_empty().filter(|&cell| self.in_focus(cell)).map(|cell| (cell as u16, self.gain(cell, me))),
         );
-        out.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        out.truncate(WIDTH);
+        let order = |a: &(u16, i32), b: &(u16, i32)| b.1.cmp(&a.1).then(a.0.cmp(&b.0));
+        let found = &mut out[start..];
+        if found.len() > WIDTH {
+            found.select_nth_unstable_by(WIDTH, order);
+            out.truncate(start + WIDTH);
+        }
+        out[start..].sort_unstable_by(order);
     }
 
     /// The opponent's win by continuous fours were the side to move to

@@ -61,6 +61,8 @@ mod threats;
 
 pub use game::{Forcing, OUTCOME_BOUND, WIDTH};
 pub use input::{parse_square, GomokuError, Position, Status, BOARD_SHAPE, MOVES_SHAPE};
-pub use rules::{square_name, Board, Rule, DEFAULT_SIZE, FEATURES, MAX_SIZE, MIN_SIZE, STRIDE, WEIGHTS, WINDOW_POINTS};
+pub use rules::{
+    load, square_name, Board, Rule, DEFAULT_SIZE, FEATURES, MAX_SIZE, MIN_SIZE, STRIDE, WEIGHTS, WINDOW_POINTS,
+};
 pub use served::{points, read, read_game, style, ProverBudgets, Question, Threats, WIN_POINTS};
 pub use threats::{defences, forced_loss, refutations, threat_against, vcf, vct, vct_until, Halt, Line, Proof};

@@ -2,6 +2,8 @@
 //! copy, which knows its winner, its threats (the squares where a stone
 //! makes five) and its evaluation, kept up to date stone by stone.
 
+use std::sync::LazyLock;
+
 use crate::games::board::Player;
 
 /// The smallest board side.
@@ -466,19 +468,16 @@ impl Board {
     /// stops, as [`Board::play`] would count them.
     #[inline]
     pub fn gain(&self, cell: usize, player: Player) -> i32 {
+        let gains = &*LINE_GAINS;
+        let me = colour(player);
         let mut gain = 0;
-        self.windows(
-            cell,
-            |mine, theirs| {
-                if theirs == 0 {
-                    gain += WINDOW_POINTS[mine + 1] - WINDOW_POINTS[mine];
-                }
-                if mine == 0 {
-                    gain += WINDOW_POINTS[theirs];
-                }
-            },
-            player,
-        );
+        for_each_line(self.size(), cell, |direction, off_board| {
+            let (line, place) = line_of(cell, direction);
+            let shift = place - LINE_SHIFT;
+            let mine = (self.lines[me][line] >> shift) & 0x1ff | off_board;
+            let theirs = (self.lines[1 - me][line] >> shift) & 0x1ff | off_board;
+            gain += i32::from(gains[(mine | theirs << 9) as usize]);
+        });
         gain
     }
 
@@ -725,6 +724,67 @@ fn runs(lines: &[u32; LINES], cell: usize, direction: usize) -> (usize, usize) {
     (back, forth)
 }
 
+/// The points [`Board::gain`] counts along one line: for each window of
+/// five of the nine squares around an empty square (its bit 4), the
+/// change in a side's window points when it puts a stone there, plus the
+/// opponent's points it stops, by those nine squares' stones of the side
+/// (bits 0 to 8 of the index) and of the opponent (bits 9 to 17). A square
+/// off the board counts as both sides' stone, so that a window over the
+/// edge counts for neither. 512 KB, built once ([`load`]).
+static LINE_GAINS: LazyLock<Box<[i16]>> = LazyLock::new(|| {
+    (0..1u32 << 18)
+        .map(|index| {
+            let (mine, theirs) = (index & 0x1ff, index >> 9);
+            let mut gain = 0;
+            for start in 0..5 {
+                let window = 0x1f << start;
+                let (m, t) = ((mine & window).count_ones() as usize, (theirs & window).count_ones() as usize);
+                if t == 0 && m < 5 {
+                    gain += WINDOW_POINTS[m + 1] - WINDOW_POINTS[m];
+                }
+                if m == 0 {
+                    gain += WINDOW_POINTS[t.min(5)];
+                }
+            }
+            gain as i16
+        })
+        .collect()
+});
+
+/// Builds the table [`Board::gain`] reads now rather than in the first
+/// request that needs it.
+pub fn load() {
+    LazyLock::force(&LINE_GAINS);
+}
+
+/// Calls `f` for each direction ([`DIRECTIONS`]) with the bits of the
+/// nine squares of the line around `cell` (the cell's bit 4) that lie off
+/// a board of side `size`.
+#[inline(always)]
+fn for_each_line(size: usize, cell: usize, mut f: impl FnMut(usize, u32)) {
+    for direction in 0..DIRECTIONS.len() {
+        let (before, after) = reach(size, cell, direction);
+        let on_board = (0x1ffu32 >> (4 - before) << (4 - before)) & (0x1ff >> (4 - after));
+        f(direction, !on_board & 0x1ff);
+    }
+}
+
+/// How many steps (at most 4) the line through `cell` in
+/// [`DIRECTIONS`]`[direction]` goes on a board of side `size` before the
+/// cell and after it.
+#[inline(always)]
+fn reach(size: usize, cell: usize, direction: usize) -> (usize, usize) {
+    let last = size - 1;
+    let (row, column) = (cell / STRIDE, cell % STRIDE);
+    let (before, after) = match direction {
+        0 => (column, last - column),
+        1 => (row, last - row),
+        2 => (row.min(column), (last - row).min(last - column)),
+        _ => (row.min(last - column), (last - row).min(column)),
+    };
+    (before.min(4), after.min(4))
+}
+
 /// Calls `f(mine, theirs, first, step)` for each window of five squares
 /// on a board of side `size` that holds `cell`: the stones of colour `me`
 /// (an index, [`colour`]) in it, the other colour's, its first square and
@@ -737,18 +797,8 @@ fn windows(
     me: usize,
     mut f: impl FnMut(usize, usize, usize, isize),
 ) {
-    let last = size - 1;
-    let (row, column) = (cell / STRIDE, cell % STRIDE);
     for (direction, (dr, dc)) in DIRECTIONS.into_iter().enumerate() {
-        // The steps the line goes on the board before and after the cell
-        // (at most 4 each way).
-        let (before, after) = match direction {
-            0 => (column, last - column),
-            1 => (row, last - row),
-            2 => (row.min(column), (last - row).min(last - column)),
-            _ => (row.min(last - column), (last - row).min(column)),
-        };
-        let (before, after) = (before.min(4), after.min(4));
+        let (before, after) = reach(size, cell, direction);
         // The nine squares of the line around the cell, 4 on each side, as
         // bits (the cell's bit 4) for each colour's stones.
         let (line, place) = line_of(cell, direction);
